@@ -1,0 +1,326 @@
+// Package kafkaadmin is kcg's Kafka admin layer over segmentio/kafka-go.
+//
+// kafka-go carries every byte on the network (its Transport: dialing, TLS,
+// SASL, connection pooling, routing). Where kafka-go's high-level API is
+// unsafe or missing for an admin tool, this package sends the request itself
+// through the Transport's RawExchanger hook, encoding it with franz-go's kmsg
+// codec:
+//
+//   - DescribeGroups: kafka-go's decoder fails on members that send
+//     ConsumerProtocol subscription v2/v3 (every Java and franz-go consumer),
+//     so the member bytes are decoded here (consumerprotocol.go);
+//   - ConsumerGroupDescribe (KIP-848), ListGroups v5 (state and type),
+//     multi-group OffsetFetch and per-leader batched ListOffsets do not
+//     exist in kafka-go at all;
+//   - OffsetCommit goes through kafka-go's low-level protocol/offsetcommit
+//     request, because the high-level call stores leader epoch 0;
+//   - DeleteGroups is sent per coordinator, because kafka-go routes a
+//     multi-group request to the first group's coordinator only;
+//   - ListGroups of kafka-go returns an empty list for an unreachable
+//     cluster, so every Client operation starts from a Metadata request that
+//     fails loudly instead.
+//
+// kafka-go has no retries; this package retries coordinator and leader
+// errors with backoff (retry.go), caches coordinators, and bounds the number
+// of requests in flight so that describing thousands of groups never opens
+// thousands of connections.
+package kafkaadmin
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// DefaultClientID is the client.id kcg presents to brokers.
+const DefaultClientID = "kcg"
+
+// maxInFlight bounds concurrent requests. kafka-go opens a new connection
+// for every concurrent request to a broker (each paying TLS and SASL
+// handshakes), so unbounded fan-out would hammer a production cluster.
+const maxInFlight = 8
+
+// Client is an admin connection to one Kafka cluster. It is safe for
+// concurrent use. Close releases its connections.
+type Client struct {
+	cfg       Config
+	addr      net.Addr
+	transport *kafka.Transport
+	cancel    context.CancelFunc
+	sem       chan struct{}
+	corr      atomic.Int32
+
+	mu       sync.Mutex
+	versions map[int16]versionRange // broker-advertised API versions (intersection over brokers seen)
+	coords   map[string]int32       // group -> coordinator broker id
+	brokers  map[int32]Broker       // from the last Metadata
+	cluster  *ClusterInfo
+}
+
+type versionRange struct{ min, max int16 }
+
+// New returns a Client for cfg. It does not dial: the first operation does,
+// and fails with an *UnreachableError when no bootstrap server answers.
+func New(cfg Config) (*Client, error) {
+	if len(cfg.Bootstrap) == 0 {
+		return nil, ErrNoBootstrap
+	}
+	clientID := cfg.ClientID
+	if clientID == "" {
+		clientID = DefaultClientID
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	dialTimeout := 10 * time.Second
+	tr := &kafka.Transport{
+		DialTimeout: dialTimeout,
+		IdleTimeout: 30 * time.Second,
+		// Metadata is fetched by this package itself (fresh, per call); the
+		// Transport's cache only serves broker addresses for routing.
+		MetadataTTL: 10 * time.Second,
+		ClientID:    clientID,
+		TLS:         cfg.TLS,
+		SASL:        cfg.SASL,
+		Context:     ctx,
+	}
+	return &Client{
+		cfg:       cfg,
+		addr:      kafka.TCP(cfg.Bootstrap...),
+		transport: tr,
+		cancel:    cancel,
+		sem:       make(chan struct{}, maxInFlight),
+		coords:    map[string]int32{},
+	}, nil
+}
+
+// Close releases the client's connections and background goroutines.
+func (c *Client) Close() {
+	c.transport.CloseIdleConnections()
+	c.cancel()
+}
+
+// Bootstrap returns the bootstrap addresses, comma-joined, as given.
+func (c *Client) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
+
+// anyBroker is the routing target meaning "whichever broker kafka-go's
+// control connection is on" (a bootstrap server).
+const anyBroker int32 = -1
+
+// rawRequest carries a kmsg-encoded request over kafka-go's Transport. It
+// implements protocol.RawExchanger so kafka-go hands it the connection after
+// dialing, TLS, ApiVersions and SASL are done.
+type rawRequest struct {
+	req      kmsg.Request
+	corrID   int32
+	clientID string
+}
+
+// brokerRawRequest is a rawRequest routed to one broker by id
+// (protocol.BrokerMessage).
+type brokerRawRequest struct {
+	rawRequest
+	broker int32
+}
+
+type rawResponse struct{ resp kmsg.Response }
+
+func (r *rawResponse) ApiKey() protocol.ApiKey { return protocol.ApiKey(r.resp.Key()) }
+
+func (r *rawRequest) ApiKey() protocol.ApiKey { return protocol.ApiKey(r.req.Key()) }
+
+// Required reports true: the request must always be written by RawExchange,
+// since kafka-go has no codec for most of these API versions.
+func (r *rawRequest) Required(map[protocol.ApiKey]int16) bool { return true }
+
+func (r *rawRequest) RawExchange(rw io.ReadWriter) (protocol.Message, error) {
+	f := kmsg.NewRequestFormatter(kmsg.FormatterClientID(r.clientID))
+	if _, err := rw.Write(f.AppendRequest(nil, r.req, r.corrID)); err != nil {
+		return nil, err
+	}
+	var size [4]byte
+	if _, err := io.ReadFull(rw, size[:]); err != nil {
+		return nil, err
+	}
+	n := binary.BigEndian.Uint32(size[:])
+	if n < 4 || n > 256<<20 {
+		return nil, fmt.Errorf("malformed response size %d for %s", n, kmsg.NameForKey(r.req.Key()))
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(rw, body); err != nil {
+		return nil, err
+	}
+	if got := int32(binary.BigEndian.Uint32(body)); got != r.corrID {
+		return nil, fmt.Errorf("correlation id mismatch for %s: sent %d, got %d", kmsg.NameForKey(r.req.Key()), r.corrID, got)
+	}
+	body = body[4:]
+	// Flexible responses carry a tag buffer in the header, except
+	// ApiVersions (KIP-511 keeps its header v0 so old clients can parse it).
+	if r.req.IsFlexible() && r.req.Key() != 18 {
+		if len(body) == 0 {
+			return nil, fmt.Errorf("truncated %s response", kmsg.NameForKey(r.req.Key()))
+		}
+		// The tag buffer is empty in practice; skip an uvarint count and
+		// any tags defensively.
+		ntags, used := binary.Uvarint(body)
+		if used <= 0 {
+			return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(r.req.Key()))
+		}
+		body = body[used:]
+		for i := uint64(0); i < ntags; i++ {
+			_, u1 := binary.Uvarint(body)
+			if u1 <= 0 {
+				return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(r.req.Key()))
+			}
+			body = body[u1:]
+			sz, u2 := binary.Uvarint(body)
+			if u2 <= 0 || uint64(len(body)-u2) < sz {
+				return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(r.req.Key()))
+			}
+			body = body[u2+int(sz):]
+		}
+	}
+	resp := r.req.ResponseKind()
+	resp.SetVersion(r.req.GetVersion())
+	if err := resp.ReadFrom(body); err != nil {
+		return nil, fmt.Errorf("decoding %s response: %w", kmsg.NameForKey(r.req.Key()), err)
+	}
+	return &rawResponse{resp: resp}, nil
+}
+
+// Broker routes the request to one broker of kafka-go's cached cluster
+// layout.
+func (r *brokerRawRequest) Broker(c protocol.Cluster) (protocol.Broker, error) {
+	b, ok := c.Brokers[r.broker]
+	if !ok {
+		return protocol.Broker{}, &brokerUnknownError{id: r.broker}
+	}
+	return b, nil
+}
+
+// brokerUnknownError means kafka-go's cached layout does not know a broker
+// id yet (a broker that just joined); it is retried after the cache
+// refreshes.
+type brokerUnknownError struct{ id int32 }
+
+func (e *brokerUnknownError) Error() string {
+	return fmt.Sprintf("broker %d is not in the cluster metadata yet", e.id)
+}
+
+// roundTrip sends req to broker (anyBroker: a bootstrap server) and returns
+// the decoded response. It holds one slot of the in-flight bound.
+func (c *Client) roundTrip(ctx context.Context, broker int32, req kmsg.Request) (kmsg.Response, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, c.ctxErr(ctx)
+	}
+	defer func() { <-c.sem }()
+
+	raw := rawRequest{req: req, corrID: c.corr.Add(1), clientID: c.transport.ClientID}
+	var msg protocol.Message = &raw
+	if broker != anyBroker {
+		msg = &brokerRawRequest{rawRequest: raw, broker: broker}
+	}
+	m, err := c.transport.RoundTrip(ctx, c.addr, msg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, c.ctxErr(ctx)
+		}
+		return nil, c.networkErr(err)
+	}
+	rr, ok := m.(*rawResponse)
+	if !ok {
+		return nil, fmt.Errorf("unexpected response type %T", m)
+	}
+	return rr.resp, nil
+}
+
+// ctxErr turns a context error into the user-facing one: a deadline is the
+// --timeout expiring.
+func (c *Client) ctxErr(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &TimeoutError{Bootstrap: c.Bootstrap()}
+	}
+	return ctx.Err()
+}
+
+// networkErr names the cluster in dial errors so the operator sees which
+// address did not answer.
+func (c *Client) networkErr(err error) error {
+	var ne net.Error
+	var oe *net.OpError
+	if errors.As(err, &oe) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &UnreachableError{Bootstrap: c.Bootstrap(), Err: err}
+	}
+	return err
+}
+
+// apiVersions returns the API version ranges of the bootstrap broker,
+// fetched once per Client.
+func (c *Client) apiVersions(ctx context.Context) (map[int16]versionRange, error) {
+	c.mu.Lock()
+	v := c.versions
+	c.mu.Unlock()
+	if v != nil {
+		return v, nil
+	}
+	req := kmsg.NewPtrApiVersionsRequest()
+	req.Version = 3
+	req.ClientSoftwareName = "kcg"
+	req.ClientSoftwareVersion = "1"
+	resp, err := c.roundTrip(ctx, anyBroker, req)
+	if err != nil {
+		return nil, err
+	}
+	r := resp.(*kmsg.ApiVersionsResponse)
+	if r.ErrorCode != 0 {
+		return nil, fmt.Errorf("ApiVersions: %w", kafka.Error(r.ErrorCode))
+	}
+	v = make(map[int16]versionRange, len(r.ApiKeys))
+	for _, k := range r.ApiKeys {
+		v[k.ApiKey] = versionRange{min: k.MinVersion, max: k.MaxVersion}
+	}
+	c.mu.Lock()
+	c.versions = v
+	c.mu.Unlock()
+	return v, nil
+}
+
+// pickVersion chooses the highest version of key that both the broker and
+// kcg (capped at want) support; ok is false when there is none.
+func (c *Client) pickVersion(ctx context.Context, key int16, want int16) (int16, bool, error) {
+	vs, err := c.apiVersions(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	r, ok := vs[key]
+	if !ok {
+		return 0, false, nil
+	}
+	v := min(want, r.max)
+	if v < r.min {
+		return 0, false, nil
+	}
+	return v, true, nil
+}
+
+// Supports reports whether the cluster (its bootstrap broker) advertises
+// API key at version minVersion or above.
+func (c *Client) Supports(ctx context.Context, key int16, minVersion int16) (bool, error) {
+	vs, err := c.apiVersions(ctx)
+	if err != nil {
+		return false, err
+	}
+	r, ok := vs[key]
+	return ok && r.max >= minVersion, nil
+}

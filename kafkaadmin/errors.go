@@ -1,0 +1,139 @@
+package kafkaadmin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// UnreachableError means no broker of the cluster answered.
+type UnreachableError struct {
+	Bootstrap string
+	Err       error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach Kafka at %s: %v", e.Bootstrap, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// TimeoutError means the command's deadline (--timeout) expired before the
+// cluster answered.
+type TimeoutError struct{ Bootstrap string }
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("timed out waiting for Kafka at %s (raise --timeout if the cluster is slow)", e.Bootstrap)
+}
+
+// Is lets callers test errors.Is(err, context.DeadlineExceeded).
+func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// KafkaError is an error code returned by a broker, with its meaning, and
+// where known the operation and object it applied to.
+type KafkaError struct {
+	Op   string // e.g. "OffsetCommit"
+	What string // e.g. "group billing" or "payments/0"
+	Code kafka.Error
+	Msg  string // broker-supplied message, if any
+}
+
+func (e *KafkaError) Error() string {
+	s := e.Op
+	if e.What != "" {
+		s += " " + e.What
+	}
+	s += ": " + describeCode(e.Code)
+	if e.Msg != "" && e.Msg != e.Code.Description() {
+		s += " (" + e.Msg + ")"
+	}
+	return s
+}
+
+// Unwrap exposes the kafka-go error code so errors.Is(err, kafka.X) works.
+func (e *KafkaError) Unwrap() error { return e.Code }
+
+// describeCode renders a Kafka error code in operator language.
+func describeCode(code kafka.Error) string {
+	switch code {
+	case kafka.UnknownMemberId:
+		return "the group has active members (the broker refused the commit with UNKNOWN_MEMBER_ID); stop its consumers first"
+	case kafka.NonEmptyGroup:
+		return "the group is not empty: it still has active members"
+	case kafka.GroupIdNotFound:
+		return "the group does not exist"
+	case kafka.GroupSubscribedToTopic:
+		return "the group is actively subscribed to the topic"
+	case kafka.UnknownTopicOrPartition:
+		return "the topic or partition does not exist"
+	case kafka.GroupAuthorizationFailed:
+		return "not authorized to access the group"
+	case kafka.TopicAuthorizationFailed:
+		return "not authorized to access the topic"
+	case kafka.ClusterAuthorizationFailed:
+		return "not authorized for this cluster operation"
+	}
+	return fmt.Sprintf("%s (%s)", code.Description(), code.Title())
+}
+
+func kerr(op, what string, code int16, msg *string) error {
+	if code == 0 {
+		return nil
+	}
+	e := &KafkaError{Op: op, What: what, Code: kafka.Error(code)}
+	if msg != nil {
+		e.Msg = *msg
+	}
+	return e
+}
+
+// retriable reports whether err is transient: the coordinator or leader is
+// moving or loading, which fresh clusters and rolling restarts cause for a
+// few seconds.
+func retriable(err error) bool {
+	var ke *KafkaError
+	if errors.As(err, &ke) {
+		switch ke.Code {
+		case kafka.GroupCoordinatorNotAvailable, kafka.NotCoordinatorForGroup, kafka.GroupLoadInProgress,
+			kafka.NotLeaderForPartition, kafka.LeaderNotAvailable, kafka.RebalanceInProgress,
+			kafka.RequestTimedOut, kafka.NetworkException, kafka.UnknownLeaderEpoch, kafka.FencedLeaderEpoch,
+			kafka.KafkaStorageError, kafka.OffsetNotAvailable:
+			return true
+		}
+		return false
+	}
+	var bu *brokerUnknownError
+	return errors.As(err, &bu)
+}
+
+// coordinatorMoved reports whether err means the cached coordinator is
+// stale and must be looked up again.
+func coordinatorMoved(err error) bool {
+	var ke *KafkaError
+	return errors.As(err, &ke) && (ke.Code == kafka.NotCoordinatorForGroup || ke.Code == kafka.GroupCoordinatorNotAvailable)
+}
+
+// withRetry runs fn until it succeeds, returns a non-retriable error, or the
+// context ends; between attempts it backs off exponentially with jitter
+// (50ms doubling to 1s). The last error is returned when the context ends,
+// so the operator sees why, not just "deadline exceeded".
+func withRetry(ctx context.Context, fn func() error) error {
+	backoff := 50 * time.Millisecond
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if err == nil || !retriable(err) || attempt >= 30 {
+			return err
+		}
+		sleep := backoff/2 + rand.N(backoff/2+1)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(sleep):
+		}
+		backoff = min(backoff*2, time.Second)
+	}
+}

@@ -1,0 +1,390 @@
+package kafkaadmin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Group types as Kafka names them (ListGroups v5, KIP-848).
+const (
+	TypeClassic  = "classic"
+	TypeConsumer = "consumer"
+)
+
+// GroupListing is one group as ListGroups reports it.
+type GroupListing struct {
+	Group        string
+	State        string // "" when the broker is too old to say (ListGroups < v4)
+	Type         string // "" when the broker is too old to say (ListGroups < v5)
+	ProtocolType string
+	Coordinator  int32
+}
+
+// ListGroupsOptions filters ListGroups on the broker side where the broker
+// supports it (states: v4+, types: v5+) and on the client side otherwise.
+// Values are Kafka's names; matching is case-insensitive.
+type ListGroupsOptions struct {
+	States []string
+	Types  []string
+}
+
+// ListGroups lists the groups of every broker, sorted by group id. Any
+// broker that fails fails the listing: a partial list would silently hide
+// groups. An unreachable cluster is an error, never an empty list.
+func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]GroupListing, error) {
+	info, err := c.Cluster(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, ok, err := c.pickVersion(ctx, 16, 5)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("the broker does not support the ListGroups API")
+	}
+	var mu sync.Mutex
+	var all []GroupListing
+	var firstErr error
+	var wg sync.WaitGroup
+	for _, b := range info.Brokers {
+		wg.Add(1)
+		go func(b Broker) {
+			defer wg.Done()
+			req := kmsg.NewPtrListGroupsRequest()
+			req.Version = v
+			if v >= 4 {
+				req.StatesFilter = opts.States
+			}
+			if v >= 5 {
+				req.TypesFilter = opts.Types
+			}
+			var r *kmsg.ListGroupsResponse
+			err := withRetry(ctx, func() error {
+				resp, err := c.roundTrip(ctx, b.ID, req)
+				if err != nil {
+					return err
+				}
+				r = resp.(*kmsg.ListGroupsResponse)
+				return kerr("ListGroups", fmt.Sprintf("on broker %d", b.ID), r.ErrorCode, nil)
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			for _, g := range r.Groups {
+				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: b.ID})
+			}
+		}(b)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	// Older brokers cannot filter; do it here so the result is the same.
+	out := all[:0]
+	for _, g := range all {
+		if v < 4 && len(opts.States) > 0 && !containsFold(opts.States, g.State) {
+			continue
+		}
+		if v < 5 && len(opts.Types) > 0 {
+			// A broker without ListGroups v5 predates KIP-848: every
+			// group on it is classic.
+			if !containsFold(opts.Types, TypeClassic) {
+				continue
+			}
+		}
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Group < out[j].Group })
+	return out, nil
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// GroupDescription is everything kcg knows about one group's membership.
+type GroupDescription struct {
+	Group        string
+	Exists       bool   // false: the broker knows no such group
+	Type         string // TypeClassic or TypeConsumer
+	ProtocolType string // "consumer" for consumer groups; "" for admin-only ("simple") groups
+	State        string // Kafka's name: Stable, Empty, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling
+	Assignor     string // classic: the chosen protocol (range, cooperative-sticky…); consumer: the server assignor
+	Coordinator  Broker
+	// GroupEpoch and AssignmentEpoch exist for consumer-protocol groups only.
+	GroupEpoch      *int32
+	AssignmentEpoch *int32
+	Members         []Member // sorted by member id
+	Err             error    // the group could not be described
+}
+
+// Member is one group member.
+type Member struct {
+	MemberID   string
+	InstanceID *string
+	ClientID   string
+	ClientHost string
+	// Assignment is the member's current assignment, sorted.
+	Assignment []TopicPartitions
+	// Subscribed topics (classic: from the subscription metadata).
+	Subscribed []string
+	// MemberEpoch and TargetAssignment exist for consumer-protocol groups.
+	MemberEpoch      *int32
+	TargetAssignment []TopicPartitions
+	// Upgraded tells, in a consumer-protocol group, whether the member
+	// speaks the new protocol (true) or joined as a classic consumer
+	// (false); nil when the broker does not say (ConsumerGroupDescribe v0)
+	// or for classic groups.
+	Upgraded *bool
+	// DecodeErr is set when the member's classic metadata could not be
+	// decoded; the member is still reported.
+	DecodeErr error
+}
+
+// HasMembers reports whether the group has active members.
+func (d GroupDescription) HasMembers() bool { return len(d.Members) > 0 }
+
+// describeGroupsBatch bounds the groups per DescribeGroups or
+// ConsumerGroupDescribe request.
+const describeGroupsBatch = 200
+
+// DescribeGroups describes groups, in the order given. Consumer-protocol
+// (KIP-848) groups are described with ConsumerGroupDescribe when the
+// cluster supports it; classic groups, and all groups on older clusters,
+// with DescribeGroups. A group that cannot be described carries Err; the
+// call itself fails only when the cluster cannot be reached.
+func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
+	if _, err := c.Cluster(ctx); err != nil {
+		return nil, err
+	}
+	cgdVersion, cgdOK, err := c.pickVersion(ctx, 69, 1)
+	if err != nil {
+		return nil, err
+	}
+	dgVersion, dgOK, err := c.pickVersion(ctx, 15, 5)
+	if err != nil {
+		return nil, err
+	}
+	if !dgOK {
+		return nil, errors.New("the broker does not support the DescribeGroups API")
+	}
+
+	var mu sync.Mutex
+	results := map[string]*GroupDescription{}
+	set := func(d *GroupDescription) {
+		mu.Lock()
+		results[d.Group] = d
+		mu.Unlock()
+	}
+
+	failed, err := c.forCoordinators(ctx, groups, func(ctx context.Context, broker int32, gs []string) ([]string, error) {
+		var retry []string
+		var retryErr error
+		classic := gs
+		if cgdOK {
+			classic = nil
+			for _, batch := range chunks(gs, describeGroupsBatch) {
+				req := kmsg.NewPtrConsumerGroupDescribeRequest()
+				req.Version = cgdVersion
+				req.Groups = batch
+				resp, err := c.roundTrip(ctx, broker, req)
+				if err != nil {
+					return nil, err
+				}
+				r := resp.(*kmsg.ConsumerGroupDescribeResponse)
+				for i := range r.Groups {
+					g := &r.Groups[i]
+					e := kerr("ConsumerGroupDescribe", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
+					switch {
+					case e == nil:
+						d, err := c.consumerGroupDescription(ctx, broker, g)
+						if err != nil {
+							return nil, err
+						}
+						set(d)
+					case errors.Is(e, kafka.GroupIdNotFound), errors.Is(e, kafka.UnsupportedVersion):
+						// Not a consumer-protocol group (or none at all):
+						// the classic API tells which.
+						classic = append(classic, g.Group)
+					case retriable(e):
+						retry = append(retry, g.Group)
+						retryErr = e
+					default:
+						set(&GroupDescription{Group: g.Group, Err: e})
+					}
+				}
+			}
+		}
+		for _, batch := range chunks(classic, describeGroupsBatch) {
+			req := kmsg.NewPtrDescribeGroupsRequest()
+			req.Version = dgVersion
+			req.Groups = batch
+			resp, err := c.roundTrip(ctx, broker, req)
+			if err != nil {
+				return nil, err
+			}
+			r := resp.(*kmsg.DescribeGroupsResponse)
+			for i := range r.Groups {
+				g := &r.Groups[i]
+				e := kerr("DescribeGroups", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
+				switch {
+				case e == nil:
+					set(c.classicGroupDescription(broker, g))
+				case errors.Is(e, kafka.GroupIdNotFound):
+					set(&GroupDescription{Group: g.Group, Exists: false, State: "Dead", Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
+				case retriable(e):
+					retry = append(retry, g.Group)
+					retryErr = e
+				default:
+					set(&GroupDescription{Group: g.Group, Err: e})
+				}
+			}
+		}
+		return retry, retryErr
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GroupDescription, 0, len(groups))
+	for _, g := range groups {
+		if d, ok := results[g]; ok {
+			out = append(out, *d)
+			continue
+		}
+		e := failed[g]
+		if e == nil {
+			e = fmt.Errorf("group %s: no description returned", g)
+		}
+		out = append(out, GroupDescription{Group: g, Err: e})
+	}
+	return out, nil
+}
+
+func (c *Client) brokerOrID(id int32) Broker {
+	if b, ok := c.broker(id); ok {
+		return b
+	}
+	return Broker{ID: id}
+}
+
+func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsResponseGroup) *GroupDescription {
+	d := &GroupDescription{
+		Group:        g.Group,
+		Exists:       g.State != "Dead",
+		Type:         TypeClassic,
+		ProtocolType: g.ProtocolType,
+		State:        g.State,
+		Assignor:     g.Protocol,
+		Coordinator:  c.brokerOrID(broker),
+	}
+	for _, m := range g.Members {
+		mem := Member{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost}
+		// Only "consumer" groups use ConsumerProtocol; Connect workers and
+		// others put their own bytes there.
+		if g.ProtocolType == "consumer" {
+			if sub, err := DecodeSubscription(m.ProtocolMetadata); err == nil {
+				mem.Subscribed = sub.Topics
+			} else {
+				mem.DecodeErr = err
+			}
+			if a, err := DecodeAssignment(m.MemberAssignment); err == nil {
+				mem.Assignment = a.Partitions
+			} else if mem.DecodeErr == nil {
+				mem.DecodeErr = err
+			}
+		}
+		d.Members = append(d.Members, mem)
+	}
+	sort.Slice(d.Members, func(i, j int) bool { return d.Members[i].MemberID < d.Members[j].MemberID })
+	return d
+}
+
+func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *kmsg.ConsumerGroupDescribeResponseGroup) (*GroupDescription, error) {
+	epoch, aepoch := g.Epoch, g.AssignmentEpoch
+	d := &GroupDescription{
+		Group:           g.Group,
+		Exists:          g.State != "Dead",
+		Type:            TypeConsumer,
+		ProtocolType:    "consumer",
+		State:           g.State,
+		Assignor:        g.AssignorName,
+		Coordinator:     c.brokerOrID(broker),
+		GroupEpoch:      &epoch,
+		AssignmentEpoch: &aepoch,
+	}
+	// Some brokers name assigned topics by id only; resolve ids through
+	// Metadata once, and only if needed.
+	var names map[[16]byte]string
+	resolve := func(a kmsg.Assignment) ([]TopicPartitions, error) {
+		var out []TopicPartitions
+		for _, tp := range a.TopicPartitions {
+			name := tp.Topic
+			if name == "" {
+				if names == nil {
+					ts, err := c.Topics(ctx, nil)
+					if err != nil {
+						return nil, err
+					}
+					names = map[[16]byte]string{}
+					for n, t := range ts {
+						names[t.ID] = n
+					}
+				}
+				name = names[tp.TopicID]
+			}
+			ps := append([]int32(nil), tp.Partitions...)
+			sort.Slice(ps, func(i, j int) bool { return ps[i] < ps[j] })
+			out = append(out, TopicPartitions{Topic: name, Partitions: ps})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Topic < out[j].Topic })
+		return out, nil
+	}
+	for _, m := range g.Members {
+		mepoch := m.MemberEpoch
+		mem := Member{
+			MemberID:    m.MemberID,
+			InstanceID:  m.InstanceID,
+			ClientID:    m.ClientID,
+			ClientHost:  m.ClientHost,
+			Subscribed:  append([]string(nil), m.SubscribedTopics...),
+			MemberEpoch: &mepoch,
+		}
+		sort.Strings(mem.Subscribed)
+		var err error
+		if mem.Assignment, err = resolve(m.Assignment); err != nil {
+			return nil, err
+		}
+		if mem.TargetAssignment, err = resolve(m.TargetAssignment); err != nil {
+			return nil, err
+		}
+		switch m.MemberType {
+		case 0:
+			f := false
+			mem.Upgraded = &f
+		case 1:
+			t := true
+			mem.Upgraded = &t
+		}
+		d.Members = append(d.Members, mem)
+	}
+	sort.Slice(d.Members, func(i, j int) bool { return d.Members[i].MemberID < d.Members[j].MemberID })
+	return d, nil
+}

@@ -1,0 +1,179 @@
+package kafkaadmin
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// TopicPartition names one partition.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String renders "topic/partition", kcg's way of naming a partition in
+// messages.
+func (tp TopicPartition) String() string { return fmt.Sprintf("%s/%d", tp.Topic, tp.Partition) }
+
+// Broker is one broker of the cluster.
+type Broker struct {
+	ID   int32
+	Host string
+	Port int32
+	Rack *string
+}
+
+// Addr is host:port.
+func (b Broker) Addr() string { return fmt.Sprintf("%s:%d", b.Host, b.Port) }
+
+// ClusterInfo identifies the cluster.
+type ClusterInfo struct {
+	ClusterID    string
+	ControllerID int32
+	Brokers      []Broker // sorted by id
+}
+
+// PartitionInfo is one partition's leadership.
+type PartitionInfo struct {
+	Partition   int32
+	Leader      int32 // -1: no leader
+	LeaderEpoch int32
+}
+
+// TopicInfo is one topic's partitions, sorted by partition id. Err is set
+// (an *KafkaError with UNKNOWN_TOPIC_OR_PARTITION, or an authorization
+// error) when the topic cannot be described.
+type TopicInfo struct {
+	Name       string
+	ID         [16]byte
+	Partitions []PartitionInfo
+	Err        error
+}
+
+// metadataVersion is the highest Metadata version kcg asks for: v12 is
+// flexible, carries topic ids (needed to name KIP-848 assignments, which
+// some brokers send by id only) and the cluster id.
+const metadataVersion = 12
+
+// metadata sends a fresh Metadata request (kafka-go's own Metadata call is
+// served from a cache that may be seconds old). topics nil means all topics;
+// an empty non-nil slice means none.
+func (c *Client) metadata(ctx context.Context, topics []string) (*kmsg.MetadataResponse, error) {
+	v, ok, err := c.pickVersion(ctx, 3, metadataVersion)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("the broker does not support the Metadata API")
+	}
+	req := kmsg.NewPtrMetadataRequest()
+	req.Version = v
+	if topics != nil {
+		req.Topics = make([]kmsg.MetadataRequestTopic, 0, len(topics))
+		for _, t := range topics {
+			rt := kmsg.NewMetadataRequestTopic()
+			rt.Topic = kmsg.StringPtr(t)
+			req.Topics = append(req.Topics, rt)
+		}
+	}
+	var resp *kmsg.MetadataResponse
+	err = withRetry(ctx, func() error {
+		r, err := c.roundTrip(ctx, anyBroker, req)
+		if err != nil {
+			return err
+		}
+		resp = r.(*kmsg.MetadataResponse)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.rememberBrokers(resp)
+	return resp, nil
+}
+
+func (c *Client) rememberBrokers(resp *kmsg.MetadataResponse) {
+	info := &ClusterInfo{ControllerID: resp.ControllerID}
+	if resp.ClusterID != nil {
+		info.ClusterID = *resp.ClusterID
+	}
+	brokers := make(map[int32]Broker, len(resp.Brokers))
+	for _, b := range resp.Brokers {
+		br := Broker{ID: b.NodeID, Host: b.Host, Port: b.Port, Rack: b.Rack}
+		brokers[b.NodeID] = br
+		info.Brokers = append(info.Brokers, br)
+	}
+	sort.Slice(info.Brokers, func(i, j int) bool { return info.Brokers[i].ID < info.Brokers[j].ID })
+	c.mu.Lock()
+	c.brokers = brokers
+	c.cluster = info
+	c.mu.Unlock()
+}
+
+// Cluster checks that the cluster answers and returns its identity and
+// brokers. Every command calls it first: an unreachable cluster is an
+// error, never an empty result.
+func (c *Client) Cluster(ctx context.Context) (ClusterInfo, error) {
+	if _, err := c.metadata(ctx, []string{}); err != nil {
+		return ClusterInfo{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return *c.cluster, nil
+}
+
+func (c *Client) broker(id int32) (Broker, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.brokers[id]
+	return b, ok
+}
+
+// Topics describes the named topics (all topics when names is nil). A topic
+// that does not exist is present in the result with Err set.
+func (c *Client) Topics(ctx context.Context, names []string) (map[string]TopicInfo, error) {
+	if names != nil && len(names) == 0 {
+		return map[string]TopicInfo{}, nil
+	}
+	resp, err := c.metadata(ctx, names)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]TopicInfo, len(resp.Topics))
+	for _, t := range resp.Topics {
+		name := ""
+		if t.Topic != nil {
+			name = *t.Topic
+		}
+		ti := TopicInfo{Name: name, ID: t.TopicID}
+		if t.ErrorCode != 0 {
+			ti.Err = kerr("Metadata", "topic "+name, t.ErrorCode, nil)
+			if kafka.Error(t.ErrorCode) == kafka.UnknownTopicOrPartition {
+				ti.Err = &UnknownTopicError{Topic: name}
+			}
+		}
+		for _, p := range t.Partitions {
+			ti.Partitions = append(ti.Partitions, PartitionInfo{Partition: p.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch})
+		}
+		sort.Slice(ti.Partitions, func(i, j int) bool { return ti.Partitions[i].Partition < ti.Partitions[j].Partition })
+		out[name] = ti
+	}
+	for _, n := range names {
+		if _, ok := out[n]; !ok {
+			out[n] = TopicInfo{Name: n, Err: &UnknownTopicError{Topic: n}}
+		}
+	}
+	return out, nil
+}
+
+// UnknownTopicError means a topic does not exist.
+type UnknownTopicError struct{ Topic string }
+
+func (e *UnknownTopicError) Error() string { return fmt.Sprintf("topic %q does not exist", e.Topic) }
+
+// Is makes errors.Is(err, kafka.UnknownTopicOrPartition) true.
+func (e *UnknownTopicError) Is(target error) bool { return target == kafka.UnknownTopicOrPartition }
