@@ -1,0 +1,318 @@
+package resetplan
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Format is a plan file's encoding.
+type Format string
+
+// The plan encodings. YAML is the default: it is what reviewers read and
+// diff.
+const (
+	FormatYAML Format = "yaml"
+	FormatJSON Format = "json"
+)
+
+// FormatForPath picks the encoding for a file name: ".json" is JSON,
+// everything else YAML (kcg.md §3).
+func FormatForPath(path string) Format {
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		return FormatJSON
+	}
+	return FormatYAML
+}
+
+// Encode renders a plan in the given format (YAML when f is empty). The
+// plan is not modified; the output is sorted and deterministic.
+func Encode(p *Plan, f Format) ([]byte, error) {
+	switch f {
+	case FormatYAML, "":
+		return EncodeYAML(p)
+	case FormatJSON:
+		return EncodeJSON(p), nil
+	}
+	return nil, fmt.Errorf("unknown plan format %q (want yaml or json)", f)
+}
+
+// ordMap is a mapping with a fixed key order: the one tree from which the
+// YAML, the JSON and the canonical (digest) forms are all written, so they
+// cannot disagree about keys, order or omissions. Values are string,
+// quoted, int64, nil (null), *ordMap or []any.
+type ordMap struct {
+	keys []string
+	vals []any
+	// flow writes the mapping on one line: {k: v, ...} in YAML,
+	// {"k": v, ...} in the pretty JSON.
+	flow bool
+}
+
+// quoted is a string YAML always writes double-quoted: times and free
+// text, which read better quoted and are never mistaken for another type.
+type quoted string
+
+func (m *ordMap) set(k string, v any) *ordMap {
+	m.keys = append(m.keys, k)
+	m.vals = append(m.vals, v)
+	return m
+}
+
+// normalizedCopy returns p with groups and partitions sorted, without
+// touching p.
+func normalizedCopy(p *Plan) *Plan {
+	c := *p
+	c.Groups = make([]Group, len(p.Groups))
+	for i, g := range p.Groups {
+		g.Partitions = append([]Partition(nil), g.Partitions...)
+		c.Groups[i] = g
+	}
+	c.normalize()
+	return &c
+}
+
+// tree is the plan's document, in the key order of kcg.md §3. Absent
+// optional values are omitted (annotations, strategy parameters); absent
+// offsets are null (current, a rollback's target).
+func tree(p *Plan) *ordMap {
+	p = normalizedCopy(p)
+	doc := &ordMap{}
+	doc.set("apiVersion", p.APIVersion).set("kind", p.Kind).
+		set("createdAt", quoted(formatTime(p.CreatedAt))).set("createdBy", p.CreatedBy)
+	doc.set("cluster", (&ordMap{flow: true}).set("id", p.Cluster.ID).set("bootstrap", quoted(p.Cluster.Bootstrap)))
+	s := p.Strategy
+	st := (&ordMap{flow: true}).set("type", string(s.Type))
+	if s.Offset != nil {
+		st.set("offset", *s.Offset)
+	}
+	if s.ShiftBy != nil {
+		st.set("shiftBy", *s.ShiftBy)
+	}
+	if !s.Datetime.IsZero() {
+		st.set("datetime", quoted(formatTime(s.Datetime)))
+	}
+	if s.Duration != "" {
+		st.set("duration", s.Duration)
+	}
+	if !s.ResolvedTime.IsZero() {
+		st.set("resolvedTime", quoted(formatTime(s.ResolvedTime)))
+	}
+	if s.File != "" {
+		st.set("file", quoted(s.File))
+	}
+	if s.RollbackOf != "" {
+		st.set("rollbackOf", quoted(s.RollbackOf))
+	}
+	doc.set("strategy", st)
+	if !p.Annotations.IsZero() {
+		an := &ordMap{flow: true}
+		if p.Annotations.Ticket != "" {
+			an.set("ticket", p.Annotations.Ticket)
+		}
+		if p.Annotations.Note != "" {
+			an.set("note", quoted(p.Annotations.Note))
+		}
+		doc.set("annotations", an)
+	}
+	groups := make([]any, 0, len(p.Groups))
+	for _, g := range p.Groups {
+		parts := make([]any, 0, len(g.Partitions))
+		for _, pt := range g.Partitions {
+			m := (&ordMap{flow: true}).set("topic", pt.Topic).set("partition", int64(pt.Partition))
+			m.set("current", optInt(pt.Current)).set("target", optInt(pt.Target))
+			m.set("logStart", pt.LogStart).set("logEnd", pt.LogEnd).set("reason", string(pt.Reason))
+			parts = append(parts, m)
+		}
+		gm := (&ordMap{}).set("group", g.Group).set("type", g.Type).set("stateAtPlan", g.StateAtPlan).set("partitions", parts)
+		groups = append(groups, gm)
+	}
+	doc.set("groups", groups)
+	return doc
+}
+
+func optInt(v *int64) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
+// EncodeYAML renders the plan as YAML: block style at the top and for each
+// group, one flow mapping per partition line, two-space indent. Strings
+// YAML would read as another type (numbers, true, null, ...) are quoted.
+func EncodeYAML(p *Plan) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(yamlNode(tree(p))); err != nil {
+		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+func yamlNode(v any) *yaml.Node {
+	switch v := v.(type) {
+	case *ordMap:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		if v.flow {
+			n.Style = yaml.FlowStyle
+		}
+		for i, k := range v.keys {
+			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, yamlNode(v.vals[i]))
+		}
+		return n
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, it := range v {
+			n.Content = append(n.Content, yamlNode(it))
+		}
+		return n
+	case quoted:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(v), Style: yaml.DoubleQuotedStyle}
+	case string:
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
+		if needsYAMLQuotes(v) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n
+	case int64:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v, 10)}
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	}
+	panic(fmt.Sprintf("resetplan: unexpected value %T in plan tree", v))
+}
+
+// needsYAMLQuotes covers what yaml.v3 leaves plain but other readers
+// misread: YAML 1.1 booleans (PyYAML reads a group named "yes" as true),
+// and control characters, which would otherwise become block scalars.
+// yaml.v3 itself quotes strings that resolve to numbers, null, true/false
+// or timestamps, and anything with indicator characters.
+func needsYAMLQuotes(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "":
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// EncodeJSON renders the plan as indented JSON with the same keys and
+// order as the YAML; each partition is one line, as in the YAML, so a
+// JSON plan diffs as well.
+func EncodeJSON(p *Plan) []byte {
+	var b bytes.Buffer
+	writeJSON(&b, tree(p), 0, false)
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// CanonicalJSON is the form the digest is computed over: the plan sorted
+// (groups by id, partitions by topic and partition), the document's keys in
+// their fixed order, absent optional keys omitted, absent offsets null,
+// times in formatTime's UTC form, compact (no whitespace outside strings),
+// strings escaped as Go's encoding/json does without HTML escaping.
+func CanonicalJSON(p *Plan) []byte {
+	var b bytes.Buffer
+	writeJSON(&b, tree(p), 0, true)
+	return b.Bytes()
+}
+
+// Digest returns the plan's content digest, "sha256:<hex>", over
+// CanonicalJSON. The same plan decoded from YAML or JSON, reformatted or
+// reordered has the same digest; any change to a value changes it. The
+// digest is not stored in the file: plan, show and apply print it, and
+// apply --expect-digest compares it.
+func Digest(p *Plan) string {
+	sum := sha256.Sum256(CanonicalJSON(p))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {
+	pad := func(n int) {
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat(" ", n))
+	}
+	switch v := v.(type) {
+	case *ordMap:
+		if len(v.keys) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				b.WriteByte(',')
+				if !compact && v.flow {
+					b.WriteByte(' ')
+				}
+			}
+			if !compact && !v.flow {
+				pad(indent + 2)
+			}
+			b.WriteString(jsonString(k))
+			b.WriteByte(':')
+			if !compact {
+				b.WriteByte(' ')
+			}
+			// Flow mappings hold only scalars, so they stay on one line.
+			writeJSON(b, v.vals[i], indent+2, compact)
+		}
+		if !compact && !v.flow {
+			pad(indent)
+		}
+		b.WriteByte('}')
+	case []any:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, it := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if !compact {
+				pad(indent + 2)
+			}
+			writeJSON(b, it, indent+2, compact)
+		}
+		if !compact {
+			pad(indent)
+		}
+		b.WriteByte(']')
+	case quoted:
+		b.WriteString(jsonString(string(v)))
+	case string:
+		b.WriteString(jsonString(v))
+	case int64:
+		b.WriteString(strconv.FormatInt(v, 10))
+	case nil:
+		b.WriteString("null")
+	default:
+		panic(fmt.Sprintf("resetplan: unexpected value %T in plan tree", v))
+	}
+}
+
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,120 @@
+package resetplan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// StrategySpec is a strategy as the operator asked for it, parsed but not
+// yet resolved against the cluster. Build turns it into targets and into
+// the plan's Strategy record.
+type StrategySpec struct {
+	Type StrategyType
+	// Offset is --to-offset's N or --shift-by's N.
+	Offset int64
+	// Time is --to-datetime's instant (full precision; Build rounds up to
+	// the millisecond).
+	Time time.Time
+	// Duration and DurationText are --by-duration's value and its text as
+	// typed (recorded in the plan).
+	Duration     time.Duration
+	DurationText string
+	// File is --from-file's path as given (recorded in the plan); Targets
+	// are the offsets read from it with ParseResetFile.
+	File    string
+	Targets FileTargets
+}
+
+// ParseStrategy parses one strategy option: name is the option with or
+// without dashes ("to-offset", "--to-offset"), value its argument ("" for
+// the flag-only strategies). For from-file, value is the path; the caller
+// reads the file and sets Targets with ParseResetFile, since this package
+// does no IO.
+func ParseStrategy(name, value string) (StrategySpec, error) {
+	t := StrategyType(strings.TrimLeft(name, "-"))
+	spec := StrategySpec{Type: t}
+	switch t {
+	case StrategyToEarliest, StrategyToLatest, StrategyToCurrent:
+		return spec, nil
+	case StrategyToOffset, StrategyShiftBy:
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil {
+			return spec, &ArgError{Option: string(t), Value: value, Msg: "not a whole number",
+				Java: fmt.Sprintf("Cannot parse argument '%s' of option %s", value, t)}
+		}
+		spec.Offset = n
+		return spec, nil
+	case StrategyToDatetime:
+		ts, err := ParseDateTime(value)
+		if err != nil {
+			return spec, err
+		}
+		spec.Time = ts
+		return spec, nil
+	case StrategyByDuration:
+		d, err := ParseDuration(value)
+		if err != nil {
+			return spec, err
+		}
+		spec.Duration, spec.DurationText = d, value
+		return spec, nil
+	case StrategyFromFile:
+		if value == "" {
+			return spec, &ArgError{Option: string(t), Value: value, Msg: "a file name is required"}
+		}
+		spec.File = value
+		return spec, nil
+	}
+	names := make([]string, len(strategyTypes))
+	for i, s := range strategyTypes {
+		names[i] = "--" + string(s)
+	}
+	return spec, &ArgError{Msg: fmt.Sprintf("unknown strategy %q; want one of %s", name, strings.Join(names, ", "))}
+}
+
+// ScenarioMissingMessage is the Java tool's text when no strategy is given,
+// with kcg's fixed order where Java prints a HashSet's random one.
+const ScenarioMissingMessage = "Option '[reset-offsets]' requires one of the following scenarios: " +
+	"[[to-offset], [to-datetime], [by-duration], [to-earliest], [to-latest], [to-current], [shift-by], [from-file]]"
+
+// timeMillis returns the ListOffsets timestamp for a time-based strategy
+// and records the instant in the plan's Strategy. A negative timestamp
+// (before 1970, or a duration longer than the epoch) would be one of
+// ListOffsets' sentinel values (-1 latest, -2 earliest, ...), which the
+// Java tool sends unchecked; kcg uses 0, the first record with a
+// timestamp.
+func (s StrategySpec) timeMillis(now time.Time) int64 {
+	var ms int64
+	switch s.Type {
+	case StrategyToDatetime:
+		ms = ceilMillis(s.Time)
+	case StrategyByDuration:
+		// Java: Instant.now().minus(d).toEpochMilli(), which floors.
+		ms = now.Add(-s.Duration).UnixMilli()
+	}
+	if ms < 0 {
+		ms = 0
+	}
+	return ms
+}
+
+// record returns the plan's Strategy for this spec.
+func (s StrategySpec) record(now time.Time) Strategy {
+	st := Strategy{Type: s.Type}
+	switch s.Type {
+	case StrategyToOffset:
+		st.Offset = i64(s.Offset)
+	case StrategyShiftBy:
+		st.ShiftBy = i64(s.Offset)
+	case StrategyToDatetime:
+		st.Datetime = time.UnixMilli(s.timeMillis(now)).UTC()
+	case StrategyByDuration:
+		st.Duration = s.DurationText
+		st.ResolvedTime = time.UnixMilli(s.timeMillis(now)).UTC()
+	case StrategyFromFile:
+		st.File = s.File
+	}
+	return st
+}

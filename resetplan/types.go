@@ -1,0 +1,289 @@
+package resetplan
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// APIVersion is the plan file's schema version. Additive fields keep v1; a
+// change that alters the meaning of an existing field bumps the major.
+const APIVersion = "kcg/v1"
+
+// Kind identifies a plan file among kcg's documents.
+const Kind = "OffsetResetPlan"
+
+// TopicPartition names one partition. Its String form is Kafka's "t-0",
+// which is what the Java tool prints in its messages.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String returns "topic-partition", the form Kafka's messages use.
+func (tp TopicPartition) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
+
+// less orders partitions by topic, then partition number: the order of
+// every list kcg prints, so two runs diff cleanly.
+func (tp TopicPartition) less(o TopicPartition) bool {
+	if tp.Topic != o.Topic {
+		return tp.Topic < o.Topic
+	}
+	return tp.Partition < o.Partition
+}
+
+func sortTPs(tps []TopicPartition) {
+	sort.Slice(tps, func(i, j int) bool { return tps[i].less(tps[j]) })
+}
+
+// Lookup is what planning needs from the cluster. The commands layer
+// implements it over kafkaadmin; tests use a fake. Build calls each method
+// at most once per plan, with every partition of every group, so an
+// implementation should batch (one ListOffsets per broker, not per group).
+type Lookup interface {
+	// Partitions returns the partition numbers of each topic. A topic that
+	// does not exist is left out of the map (preferred: Build then names
+	// every missing partition at once), or reported as an error wrapping
+	// ErrUnknownTopic.
+	Partitions(ctx context.Context, topics []string) (map[string][]int32, error)
+	// StartOffsets returns each partition's log start offset (ListOffsets
+	// EARLIEST).
+	StartOffsets(ctx context.Context, tps []TopicPartition) (map[TopicPartition]int64, error)
+	// EndOffsets returns each partition's log end offset (ListOffsets
+	// LATEST, the high watermark, as the Java tool uses).
+	EndOffsets(ctx context.Context, tps []TopicPartition) (map[TopicPartition]int64, error)
+	// OffsetsForTime returns, per partition, the first offset whose record
+	// timestamp is >= ms; Found is false when there is no such record
+	// (Kafka answers -1).
+	OffsetsForTime(ctx context.Context, tps []TopicPartition, ms int64) (map[TopicPartition]TimeOffset, error)
+}
+
+// TimeOffset is one partition's answer to a ListOffsets-by-timestamp.
+type TimeOffset struct {
+	Offset    int64
+	Timestamp int64
+	// Found is false when no record has a timestamp >= the one asked for.
+	Found bool
+}
+
+// GroupSnapshot is a consumer group as seen at plan time, gathered by the
+// commands layer. Committed holds only partitions with a committed offset:
+// an absent key means "no commit", which several strategies treat
+// specially.
+type GroupSnapshot struct {
+	Group string
+	// Type is the group type as Kafka names it ("classic", "consumer").
+	Type string
+	// State is Kafka's group state ("Empty", "Stable", ...). A group that
+	// does not exist yet is "Dead" (what pre-4.0 brokers report), or "".
+	State     string
+	Members   int
+	Committed map[TopicPartition]int64
+}
+
+// Inactive reports whether the group may be reset: the Java tool's rule
+// (state Empty or Dead, or the group does not exist) plus no members, which
+// is the same thing for classic and consumer-protocol groups. Planning an
+// active group is allowed (Build warns); apply refuses it.
+func (g GroupSnapshot) Inactive() bool {
+	switch g.State {
+	case "Empty", "Dead", "":
+		return g.Members == 0
+	}
+	return false
+}
+
+// Plan is an offset-reset plan: the file `kcg plan` writes and `kcg apply`
+// executes. Every target is already resolved, so apply never re-resolves
+// "latest" or a timestamp. Encode and Decode give it its file form; Digest
+// its identity.
+type Plan struct {
+	// APIVersion is "kcg/v1"; Kind is "OffsetResetPlan". Both are checked on
+	// decode so a script can tell what it reads.
+	APIVersion string
+	Kind       string
+	// CreatedAt is when the plan was made (UTC, whole seconds from Build).
+	CreatedAt time.Time
+	// CreatedBy names the tool that made the plan, e.g. "kcg 0.1.0".
+	CreatedBy string
+	Cluster   Cluster
+	Strategy  Strategy
+	// Annotations are the change-ticket fields; nil when none were given.
+	Annotations *Annotations
+	// Groups is sorted by group id; each group's partitions by (topic,
+	// partition).
+	Groups []Group
+}
+
+// Cluster identifies the cluster a plan was made against; apply refuses a
+// plan whose ID differs from the live cluster's.
+type Cluster struct {
+	ID        string
+	Bootstrap string
+}
+
+// Annotations travel from --ticket/--note into the offset-commit metadata
+// on apply, so the change is visible on the group itself.
+type Annotations struct {
+	Ticket string
+	Note   string
+}
+
+// IsZero reports whether no annotation is set; such annotations are not
+// written to the file.
+func (a *Annotations) IsZero() bool { return a == nil || (a.Ticket == "" && a.Note == "") }
+
+// StrategyType names a reset strategy; the values are the Java tool's
+// option names without the dashes.
+type StrategyType string
+
+// The strategies. StrategyRollback is kcg's own: the plan that undoes an
+// applied plan (see Rollback).
+const (
+	StrategyToEarliest StrategyType = "to-earliest"
+	StrategyToLatest   StrategyType = "to-latest"
+	StrategyToCurrent  StrategyType = "to-current"
+	StrategyToOffset   StrategyType = "to-offset"
+	StrategyShiftBy    StrategyType = "shift-by"
+	StrategyToDatetime StrategyType = "to-datetime"
+	StrategyByDuration StrategyType = "by-duration"
+	StrategyFromFile   StrategyType = "from-file"
+	StrategyRollback   StrategyType = "rollback"
+)
+
+// strategyTypes lists the types a user can ask for, in the Java tool's
+// order of checking; rollback is produced, never typed.
+var strategyTypes = []StrategyType{
+	StrategyToOffset, StrategyToDatetime, StrategyByDuration, StrategyToEarliest,
+	StrategyToLatest, StrategyToCurrent, StrategyShiftBy, StrategyFromFile,
+}
+
+func knownStrategy(t StrategyType) bool {
+	if t == StrategyRollback {
+		return true
+	}
+	for _, s := range strategyTypes {
+		if s == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Strategy records how the targets were chosen: the type and the one
+// parameter that type takes. It is for the reviewer; apply uses only the
+// resolved targets.
+type Strategy struct {
+	Type StrategyType
+	// Offset is --to-offset's N.
+	Offset *int64
+	// ShiftBy is --shift-by's N.
+	ShiftBy *int64
+	// Datetime is --to-datetime's resolved instant (millisecond precision,
+	// the value sent to ListOffsets).
+	Datetime time.Time
+	// Duration is --by-duration's value as typed; ResolvedTime is now-D,
+	// the instant sent to ListOffsets.
+	Duration     string
+	ResolvedTime time.Time
+	// File is --from-file's path as given.
+	File string
+	// RollbackOf is the digest of the plan a rollback plan undoes.
+	RollbackOf string
+}
+
+// Group is one consumer group's part of a plan.
+type Group struct {
+	Group string
+	Type  string
+	// StateAtPlan is the group state when the plan was made.
+	StateAtPlan string
+	Partitions  []Partition
+}
+
+// Partition is one partition's planned reset.
+type Partition struct {
+	Topic     string
+	Partition int32
+	// Current is the committed offset at plan time; nil: no commit. Apply
+	// refuses the plan (stale) if the live commit differs.
+	Current *int64
+	// Target is what apply commits. nil only in rollback plans, with
+	// reason delete-offset: the partition had no commit before the applied
+	// plan, so undoing it deletes the offset.
+	Target *int64
+	// LogStart and LogEnd are the log bounds at plan time.
+	LogStart int64
+	LogEnd   int64
+	Reason   Reason
+}
+
+// TP returns the partition's TopicPartition.
+func (p Partition) TP() TopicPartition { return TopicPartition{p.Topic, p.Partition} }
+
+// TargetOffset returns the target and true, or 0 and false for a
+// delete-offset entry.
+func (p Partition) TargetOffset() (int64, bool) {
+	if p.Target == nil {
+		return 0, false
+	}
+	return *p.Target, true
+}
+
+// Reason says why a partition got its target.
+type Reason string
+
+// The reasons. ReasonRestore and ReasonDeleteOffset appear only in rollback
+// plans.
+const (
+	// ReasonResolved: the strategy's value, unchanged.
+	ReasonResolved Reason = "resolved"
+	// ReasonClampedToStart: the requested offset was below the log start;
+	// the target is the log start (Java: "Value will be set to ...").
+	ReasonClampedToStart Reason = "clamped-to-start"
+	// ReasonClampedToEnd: the requested offset was above the log end.
+	ReasonClampedToEnd Reason = "clamped-to-end"
+	// ReasonNoRecordAfterTime: --to-datetime/--by-duration found no record
+	// at or after the time; the target is the log end, as in the Java tool.
+	ReasonNoRecordAfterTime Reason = "no-record-after-time"
+	// ReasonNoCommitUsedEnd: --to-current on a partition without a commit
+	// uses the log end, as the Java tool does.
+	ReasonNoCommitUsedEnd Reason = "no-commit-used-end"
+	// ReasonFromFile: the offset from --from-file, within the log bounds.
+	// A file offset outside them is clamped and says clamped-to-*.
+	ReasonFromFile Reason = "from-file"
+	// ReasonRestore: rollback to the offset committed before apply.
+	ReasonRestore Reason = "restore"
+	// ReasonDeleteOffset: rollback of a partition that had no commit
+	// before apply; target is null and apply deletes the offset.
+	ReasonDeleteOffset Reason = "delete-offset"
+)
+
+var reasons = map[Reason]bool{
+	ReasonResolved: true, ReasonClampedToStart: true, ReasonClampedToEnd: true,
+	ReasonNoRecordAfterTime: true, ReasonNoCommitUsedEnd: true, ReasonFromFile: true,
+	ReasonRestore: true, ReasonDeleteOffset: true,
+}
+
+// normalize sorts groups and partitions, the one order every encoding and
+// the digest use.
+func (p *Plan) normalize() {
+	sort.Slice(p.Groups, func(i, j int) bool { return p.Groups[i].Group < p.Groups[j].Group })
+	for gi := range p.Groups {
+		ps := p.Groups[gi].Partitions
+		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().less(ps[j].TP()) })
+	}
+}
+
+// FindGroup returns the named group, or nil.
+func (p *Plan) FindGroup(name string) *Group {
+	for i := range p.Groups {
+		if p.Groups[i].Group == name {
+			return &p.Groups[i]
+		}
+	}
+	return nil
+}
+
+func i64(v int64) *int64 { return &v }
