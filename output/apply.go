@@ -1,0 +1,115 @@
+package output
+
+import (
+	"io"
+	"strconv"
+)
+
+// KindApplyReport is the kind of `kcg apply`'s report.
+const KindApplyReport = "ApplyReport"
+
+// Apply and partition results.
+const (
+	// ResultApplied: every partition was written and read back.
+	ResultApplied = "applied"
+	// ResultAlreadyApplied: every target already equalled the live offset;
+	// nothing was written.
+	ResultAlreadyApplied = "already-applied"
+	// ResultPartial: some groups (or partitions) were written, others not.
+	ResultPartial = "partial"
+	// ResultFailed: nothing was written.
+	ResultFailed = "failed"
+	// ResultWritten: the partition's new offset was committed and read
+	// back.
+	ResultWritten = "written"
+	// ResultUnchanged: the live offset already equalled the target.
+	ResultUnchanged = "unchanged"
+	// ResultNotWritten: apply stopped before this partition, or the broker
+	// refused it; its offset is as before.
+	ResultNotWritten = "not-written"
+	// ResultUnknown: the request failed in a way that leaves the outcome
+	// unknown, and reading the offset back failed too.
+	ResultUnknown = "unknown"
+)
+
+// ApplyReport is the document `kcg apply` prints: per group and partition,
+// the offset before, the planned target, the offset read back after, and
+// the result.
+type ApplyReport struct {
+	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string `json:"kind" yaml:"kind"`
+	// Plan is the plan file applied, Digest its digest.
+	Plan   string `json:"plan" yaml:"plan"`
+	Digest string `json:"digest" yaml:"digest"`
+	// ClusterID is the live cluster's id.
+	ClusterID string `json:"clusterId" yaml:"clusterId"`
+	// Result is applied, already-applied, partial or failed.
+	Result string `json:"result" yaml:"result"`
+	// RollbackPlan is the path of the rollback plan written before the
+	// first commit; nil when nothing was to be written.
+	RollbackPlan *string `json:"rollbackPlan" yaml:"rollbackPlan"`
+	// Groups are in plan order (sorted by group id).
+	Groups []ApplyGroup `json:"groups" yaml:"groups"`
+}
+
+// ApplyGroup is one group's outcome.
+type ApplyGroup struct {
+	Group string `json:"group" yaml:"group"`
+	// Result is written (all its partitions), unchanged, partial,
+	// not-written or unknown.
+	Result string `json:"result" yaml:"result"`
+	// Error says why the group was not (fully) written; nil otherwise.
+	Error      *string          `json:"error" yaml:"error"`
+	Partitions []ApplyPartition `json:"partitions" yaml:"partitions"`
+}
+
+// ApplyPartition is one partition's outcome.
+type ApplyPartition struct {
+	Topic     string `json:"topic" yaml:"topic"`
+	Partition int32  `json:"partition" yaml:"partition"`
+	// Before is the committed offset right before apply; nil: none.
+	Before *int64 `json:"before" yaml:"before"`
+	// Target is the plan's target; nil: delete the offset (rollback).
+	Target *int64 `json:"target" yaml:"target"`
+	// After is the committed offset read back after apply; nil: none, or
+	// not read back (see Result).
+	After  *int64  `json:"after" yaml:"after"`
+	Result string  `json:"result" yaml:"result"`
+	Error  *string `json:"error" yaml:"error"`
+}
+
+// NewApplyReport returns an empty report for a plan.
+func NewApplyReport(plan, digest, clusterID string) ApplyReport {
+	return ApplyReport{APIVersion: APIVersion, Kind: KindApplyReport, Plan: plan, Digest: digest, ClusterID: clusterID, Groups: []ApplyGroup{}}
+}
+
+func (r ApplyReport) normalized() any {
+	gs := make([]ApplyGroup, len(r.Groups))
+	for i, g := range r.Groups {
+		g.Partitions = nonNil(g.Partitions)
+		gs[i] = g
+	}
+	r.Groups = gs
+	return r
+}
+
+// WriteApplyTable writes the apply report as a table: GROUP TOPIC
+// PARTITION BEFORE TARGET AFTER RESULT, "-" for no offset, "delete" for a
+// delete-offset target.
+func WriteApplyTable(w io.Writer, r ApplyReport) error {
+	var rows [][]string
+	for _, g := range r.Groups {
+		for _, p := range g.Partitions {
+			target := "delete"
+			if p.Target != nil {
+				target = strconv.FormatInt(*p.Target, 10)
+			}
+			res := p.Result
+			if p.Error != nil {
+				res += ": " + *p.Error
+			}
+			rows = append(rows, []string{g.Group, p.Topic, strconv.Itoa(int(p.Partition)), intCell(p.Before), target, intCell(p.After), res})
+		}
+	}
+	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "BEFORE", "TARGET", "AFTER", "RESULT"}, rows)
+}

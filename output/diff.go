@@ -1,0 +1,244 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Document kinds of `kcg diff`.
+const (
+	KindPlanDiff   = "PlanDiff"
+	KindPlanStatus = "PlanStatus"
+)
+
+// PlanDiff is `kcg diff A B`: how plan B differs from plan A, by group and
+// (topic, partition).
+type PlanDiff struct {
+	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string `json:"kind" yaml:"kind"`
+	A          string `json:"a" yaml:"a"`
+	B          string `json:"b" yaml:"b"`
+	// Equal is true when the plans make the same change (createdAt and
+	// createdBy are not compared).
+	Equal bool `json:"equal" yaml:"equal"`
+	// Plan lists plan-level differences: cluster, strategy, annotations.
+	Plan       []FieldChange   `json:"plan" yaml:"plan"`
+	Groups     []GroupDiff     `json:"groups" yaml:"groups"`
+	Partitions []PartitionDiff `json:"partitions" yaml:"partitions"`
+}
+
+// FieldChange is one value that differs.
+type FieldChange struct {
+	Field  string `json:"field" yaml:"field"`
+	Before string `json:"before" yaml:"before"`
+	After  string `json:"after" yaml:"after"`
+}
+
+// GroupDiff is a group added, removed, or with a changed type or state.
+type GroupDiff struct {
+	Group  string        `json:"group" yaml:"group"`
+	Change string        `json:"change" yaml:"change"`
+	Fields []FieldChange `json:"fields" yaml:"fields"`
+}
+
+// PartitionDiff is a partition added, removed or changed.
+type PartitionDiff struct {
+	Group     string `json:"group" yaml:"group"`
+	Topic     string `json:"topic" yaml:"topic"`
+	Partition int32  `json:"partition" yaml:"partition"`
+	Change    string `json:"change" yaml:"change"`
+	// Fields names what changed: current, target, logStart, logEnd, reason.
+	Fields []string       `json:"fields" yaml:"fields"`
+	Before *PlanPartition `json:"before" yaml:"before"`
+	After  *PlanPartition `json:"after" yaml:"after"`
+}
+
+// PlanPartition is a partition's entry in a plan.
+type PlanPartition struct {
+	Current  *int64 `json:"current" yaml:"current"`
+	Target   *int64 `json:"target" yaml:"target"`
+	LogStart int64  `json:"logStart" yaml:"logStart"`
+	LogEnd   int64  `json:"logEnd" yaml:"logEnd"`
+	Reason   string `json:"reason" yaml:"reason"`
+}
+
+func (d PlanDiff) normalized() any {
+	d.Plan = nonNil(d.Plan)
+	d.Groups = nonNil(d.Groups)
+	d.Partitions = nonNil(d.Partitions)
+	for i := range d.Groups {
+		d.Groups[i].Fields = nonNil(d.Groups[i].Fields)
+	}
+	for i := range d.Partitions {
+		d.Partitions[i].Fields = nonNil(d.Partitions[i].Fields)
+	}
+	return d
+}
+
+// WritePlanDiffTable writes a plan diff: plan-level and group-level
+// changes as lines, then a table of changed partitions with "before → after"
+// cells.
+func WritePlanDiffTable(w io.Writer, d PlanDiff) error {
+	if d.Equal {
+		_, err := fmt.Fprintf(w, "the plans make the same change\n")
+		return err
+	}
+	for _, f := range d.Plan {
+		fmt.Fprintf(w, "%s: %s → %s\n", f.Field, f.Before, f.After)
+	}
+	for _, g := range d.Groups {
+		var fs []string
+		for _, f := range g.Fields {
+			fs = append(fs, fmt.Sprintf("%s %s → %s", f.Field, f.Before, f.After))
+		}
+		fmt.Fprintf(w, "group %s %s", g.Group, g.Change)
+		if len(fs) > 0 {
+			fmt.Fprintf(w, ": %s", strings.Join(fs, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	var rows [][]string
+	for _, p := range d.Partitions {
+		rows = append(rows, []string{p.Group, p.Topic, strconv.Itoa(int(p.Partition)), p.Change,
+			pair(p.Before, p.After, func(x *PlanPartition) string { return intCell(x.Current) }),
+			pair(p.Before, p.After, func(x *PlanPartition) string { return targetCell(x.Target) }),
+			pair(p.Before, p.After, func(x *PlanPartition) string { return x.Reason })})
+	}
+	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "CHANGE", "CURRENT", "TARGET", "REASON"}, rows)
+}
+
+func targetCell(t *int64) string {
+	if t == nil {
+		return "delete"
+	}
+	return strconv.FormatInt(*t, 10)
+}
+
+func pair(a, b *PlanPartition, f func(*PlanPartition) string) string {
+	switch {
+	case a == nil:
+		return f(b)
+	case b == nil:
+		return f(a)
+	}
+	x, y := f(a), f(b)
+	if x == y {
+		return x
+	}
+	return x + " → " + y
+}
+
+// PlanStatus is `kcg diff PLAN`: a plan against the live cluster, and what
+// apply would do now.
+type PlanStatus struct {
+	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string `json:"kind" yaml:"kind"`
+	Plan       string `json:"plan" yaml:"plan"`
+	Digest     string `json:"digest" yaml:"digest"`
+	// PlanClusterID is the cluster the plan was made for; ClusterID the
+	// live one.
+	PlanClusterID string `json:"planClusterId" yaml:"planClusterId"`
+	ClusterID     string `json:"clusterId" yaml:"clusterId"`
+	// Ready is true when apply would proceed: same cluster, no active
+	// group, no drift, every target within the live log.
+	Ready bool `json:"ready" yaml:"ready"`
+	// AlreadyApplied is true when every committed offset equals its target.
+	AlreadyApplied bool           `json:"alreadyApplied" yaml:"alreadyApplied"`
+	ActiveGroups   []ActiveGroup  `json:"activeGroups" yaml:"activeGroups"`
+	Drift          []DriftEntry   `json:"drift" yaml:"drift"`
+	OutOfRange     []RangeEntry   `json:"outOfRange" yaml:"outOfRange"`
+	WouldWrite     []PendingEntry `json:"wouldWrite" yaml:"wouldWrite"`
+}
+
+// ActiveGroup is a plan group that has members now.
+type ActiveGroup struct {
+	Group   string `json:"group" yaml:"group"`
+	State   string `json:"state" yaml:"state"`
+	Members int    `json:"members" yaml:"members"`
+}
+
+// DriftEntry is a partition whose committed offset moved since planning.
+type DriftEntry struct {
+	Group     string `json:"group" yaml:"group"`
+	Topic     string `json:"topic" yaml:"topic"`
+	Partition int32  `json:"partition" yaml:"partition"`
+	Planned   *int64 `json:"planned" yaml:"planned"`
+	Live      *int64 `json:"live" yaml:"live"`
+}
+
+// RangeEntry is a target outside the live log (or a partition whose
+// bounds could not be read).
+type RangeEntry struct {
+	Group     string  `json:"group" yaml:"group"`
+	Topic     string  `json:"topic" yaml:"topic"`
+	Partition int32   `json:"partition" yaml:"partition"`
+	Target    int64   `json:"target" yaml:"target"`
+	LogStart  *int64  `json:"logStart" yaml:"logStart"`
+	LogEnd    *int64  `json:"logEnd" yaml:"logEnd"`
+	Error     *string `json:"error" yaml:"error"`
+}
+
+// PendingEntry is a write apply would make now.
+type PendingEntry struct {
+	Group     string `json:"group" yaml:"group"`
+	Topic     string `json:"topic" yaml:"topic"`
+	Partition int32  `json:"partition" yaml:"partition"`
+	From      *int64 `json:"from" yaml:"from"`
+	// To is nil for an offset deletion (rollback of a partition that had no
+	// commit).
+	To *int64 `json:"to" yaml:"to"`
+}
+
+func (s PlanStatus) normalized() any {
+	s.ActiveGroups = nonNil(s.ActiveGroups)
+	s.Drift = nonNil(s.Drift)
+	s.OutOfRange = nonNil(s.OutOfRange)
+	s.WouldWrite = nonNil(s.WouldWrite)
+	return s
+}
+
+// WritePlanStatusTable writes the live comparison as one table: every
+// finding (cluster, active, drift, out-of-range) and every write apply
+// would make, one per row.
+func WritePlanStatusTable(w io.Writer, s PlanStatus) error {
+	var rows [][]string
+	if s.PlanClusterID != s.ClusterID {
+		rows = append(rows, []string{"cluster", "-", "-", "-", fmt.Sprintf("plan for %s, live cluster is %s", s.PlanClusterID, s.ClusterID)})
+	}
+	for _, a := range s.ActiveGroups {
+		rows = append(rows, []string{"active", a.Group, "-", "-", fmt.Sprintf("%d members, state %s", a.Members, a.State)})
+	}
+	for _, d := range s.Drift {
+		rows = append(rows, []string{"drift", d.Group, d.Topic, strconv.Itoa(int(d.Partition)), fmt.Sprintf("planned from %s, now %s", offsetWord(d.Planned), offsetWord(d.Live))})
+	}
+	for _, r := range s.OutOfRange {
+		detail := ""
+		if r.Error != nil {
+			detail = *r.Error
+		} else {
+			detail = fmt.Sprintf("target %d outside the live log [%s, %s]", r.Target, intCell(r.LogStart), intCell(r.LogEnd))
+		}
+		rows = append(rows, []string{"out-of-range", r.Group, r.Topic, strconv.Itoa(int(r.Partition)), detail})
+	}
+	for _, p := range s.WouldWrite {
+		to := "delete the offset"
+		if p.To != nil {
+			to = strconv.FormatInt(*p.To, 10)
+		}
+		rows = append(rows, []string{"write", p.Group, p.Topic, strconv.Itoa(int(p.Partition)), fmt.Sprintf("%s → %s", offsetWord(p.From), to)})
+	}
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "already applied: every committed offset equals its target")
+		return err
+	}
+	return renderTable(w, []string{"CHECK", "GROUP", "TOPIC", "PARTITION", "DETAIL"}, rows)
+}
+
+func offsetWord(v *int64) string {
+	if v == nil {
+		return "no commit"
+	}
+	return strconv.FormatInt(*v, 10)
+}

@@ -1,0 +1,19 @@
+// Package output holds kcg's read documents (GroupList,
+// GroupDescriptionList) and every renderer that turns data into text:
+// JSON and YAML for scripts, kcg's own borderless tables for people, and
+// byte-for-byte copies of the Java kafka-consumer-groups tool's fixed-width
+// layouts for drop-in mode.
+//
+// It is the only package that imports tablewriter, whose output changes
+// between minor releases; the version is pinned in go.mod and every table is
+// covered by a golden test (go test ./output -update rewrites them).
+//
+// Renderers print in the order they are given and never modify their
+// input: callers call Sort on a document first (the commands layer does),
+// so the order is decided in one place. The exceptions are the Java
+// layouts whose Java order is a HashMap's (JavaResetTable,
+// JavaDeleteResult, JavaDeleteOffsetsResult): they sort a copy, which is
+// kcg's documented difference from the Java tool. JSON and YAML carry the same document with the same
+// field order, and a value that does not exist is null in both, never a
+// sentinel; docs/output.md is the reference for every field.
+package output

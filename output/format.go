@@ -1,0 +1,100 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Format is a value of the -o/--output flag: how a command prints its
+// result.
+type Format string
+
+// The output formats. FormatTable is for people; FormatJSON and FormatYAML
+// carry the same document for scripts.
+const (
+	FormatTable Format = "table"
+	FormatJSON  Format = "json"
+	FormatYAML  Format = "yaml"
+)
+
+// Formats lists the accepted -o values in the order help texts show them.
+func Formats() []Format { return []Format{FormatTable, FormatJSON, FormatYAML} }
+
+// ParseFormat parses an -o value. Anything but the exact names (lower
+// case, as kubectl and gh accept them) is an error that lists the allowed
+// values.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats() {
+		if s == string(f) {
+			return f, nil
+		}
+	}
+	names := make([]string, 0, len(Formats()))
+	for _, f := range Formats() {
+		names = append(names, string(f))
+	}
+	return "", fmt.Errorf("unknown output format %q: allowed values are %s", s, strings.Join(names, ", "))
+}
+
+// String returns the flag value.
+func (f Format) String() string { return string(f) }
+
+// normalizer is implemented by the documents: it returns a copy whose
+// non-nullable lists are non-nil, so JSON shows [] where YAML does.
+type normalizer interface{ normalized() any }
+
+func prepare(doc any) any {
+	if n, ok := doc.(normalizer); ok {
+		return n.normalized()
+	}
+	return doc
+}
+
+// WriteJSON writes doc as JSON: two-space indent, no HTML escaping (a
+// group id "a<b" stays readable), one trailing newline. It encodes into a
+// buffer first, so an encoding failure writes nothing.
+func WriteJSON(w io.Writer, doc any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(prepare(doc)); err != nil {
+		return fmt.Errorf("encoding JSON: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteYAML writes doc as YAML with two-space indent: the same fields, in
+// the same order and with the same nulls as WriteJSON.
+func WriteYAML(w io.Writer, doc any) error {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(prepare(doc)); err != nil {
+		return fmt.Errorf("encoding YAML: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("encoding YAML: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteDocument writes doc in a machine format (json or yaml). Tables are
+// views of a document and have their own writers (WriteGroupListTable,
+// WriteOffsetsTable, ...), so FormatTable is an error here.
+func WriteDocument(w io.Writer, f Format, doc any) error {
+	switch f {
+	case FormatJSON:
+		return WriteJSON(w, doc)
+	case FormatYAML:
+		return WriteYAML(w, doc)
+	}
+	return fmt.Errorf("WriteDocument: format %q is not a document format", f)
+}

@@ -1,0 +1,72 @@
+package output
+
+// The per-group state messages of the Java tool
+// (ConsumerGroupCommand.shouldPrintMemberState). kcg prints the same texts
+// in both modes; only the stream of the "does not exist" errors differs
+// (see StateNotice).
+
+// NoActiveMembersMessage is printed for an Empty group: its offsets are
+// shown, but nobody consumes them.
+func NoActiveMembersMessage(group string) string {
+	return "Consumer group '" + group + "' has no active members."
+}
+
+// RebalancingMessage is printed for a group in PreparingRebalance,
+// CompletingRebalance, Assigning or Reconciling: what follows may change
+// in a moment.
+func RebalancingMessage(group string) string {
+	return "Warning: Consumer group '" + group + "' is rebalancing."
+}
+
+// DeadGroupMessage is printed for a Dead group (what brokers before 4.0
+// report for a group that does not exist).
+func DeadGroupMessage(group string) string {
+	return "Error: Consumer group '" + group + "' does not exist."
+}
+
+// MissingGroupMessage is printed when the describe result has no data at
+// all for a group.
+func MissingGroupMessage(group string) string {
+	return "Error: The consumer group '" + group + "' does not exist."
+}
+
+// Stream names one of the two output streams.
+type Stream int
+
+// The streams: data on Stdout, warnings and errors on Stderr.
+const (
+	Stdout Stream = iota
+	Stderr
+)
+
+// Notice is a message and the stream the Java tool prints it on.
+type Notice struct {
+	Text   string
+	Stream Stream
+}
+
+// StateNotice returns the Java tool's message for a group in state, and
+// the stream Java prints it on: Empty ("has no active members") and the
+// rebalancing states ("is rebalancing") on stderr; Dead ("does not
+// exist") and a nil state (no data: "The consumer group ... does not
+// exist") on stdout, because Java's printError writes to System.out. ok
+// is false when there is nothing to say (Stable, or a state Java does not
+// know).
+//
+// In drop-in mode the caller keeps Java's stream, preceded by an empty
+// line ("\n" + Text + "\n") as Java prints it; kcg's own commands send
+// every notice to stderr so stdout holds only data.
+func StateNotice(group string, state *string) (n Notice, ok bool) {
+	if state == nil {
+		return Notice{MissingGroupMessage(group), Stdout}, true
+	}
+	switch *state {
+	case "Dead":
+		return Notice{DeadGroupMessage(group), Stdout}, true
+	case "Empty":
+		return Notice{NoActiveMembersMessage(group), Stderr}, true
+	case "PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling":
+		return Notice{RebalancingMessage(group), Stderr}, true
+	}
+	return Notice{}, false
+}

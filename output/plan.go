@@ -1,0 +1,109 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/kcg-dev/kcg/resetplan"
+)
+
+// WritePlanDocument writes a plan as JSON or YAML: exactly the plan file's
+// own encoding, so `kcg show -o json` of a YAML plan is the JSON plan.
+func WritePlanDocument(w io.Writer, f Format, p *resetplan.Plan) error {
+	var data []byte
+	var err error
+	switch f {
+	case FormatJSON:
+		data = resetplan.EncodeJSON(p)
+	case FormatYAML:
+		data, err = resetplan.EncodeYAML(p)
+	default:
+		return fmt.Errorf("a plan document is json or yaml, not %s", f)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// WritePlanSummary writes the reviewer's view of a plan: a header naming
+// the cluster, strategy and annotations, then per partition CURRENT →
+// TARGET with the log bounds, the reason and the impact (records to replay
+// when the target moves back, to skip when it moves forward), a total row
+// per group and, for several groups, a grand total.
+func WritePlanSummary(w io.Writer, p *resetplan.Plan) error {
+	fmt.Fprintf(w, "cluster %s (%s), strategy %s", p.Cluster.ID, p.Cluster.Bootstrap, strategyText(p.Strategy))
+	if a := p.Annotations; a != nil {
+		if a.Ticket != "" {
+			fmt.Fprintf(w, ", ticket %s", a.Ticket)
+		}
+		if a.Note != "" {
+			fmt.Fprintf(w, ", note %q", a.Note)
+		}
+	}
+	fmt.Fprintln(w)
+	impact := resetplan.ComputeImpact(p)
+	header := []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}
+	var rows [][]string
+	for gi, g := range p.Groups {
+		gimp := impact.Groups[gi]
+		for pi, pt := range g.Partitions {
+			target := "delete"
+			if t, ok := pt.TargetOffset(); ok {
+				target = strconv.FormatInt(t, 10)
+			}
+			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), intCell(pt.Current), target,
+				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
+		}
+		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)})
+	}
+	if len(p.Groups) > 1 {
+		rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", totalText(impact.Replay, impact.Skip, impact.NoCurrent)})
+	}
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "the plan changes no partition")
+		return err
+	}
+	return renderTable(w, header, rows)
+}
+
+func strategyText(s resetplan.Strategy) string {
+	t := string(s.Type)
+	switch {
+	case s.Offset != nil:
+		t += " " + strconv.FormatInt(*s.Offset, 10)
+	case s.ShiftBy != nil:
+		t += " " + strconv.FormatInt(*s.ShiftBy, 10)
+	case !s.Datetime.IsZero():
+		t += " " + s.Datetime.UTC().Format("2006-01-02T15:04:05.000Z")
+	case s.Duration != "":
+		t += " " + s.Duration + " (since " + s.ResolvedTime.UTC().Format("2006-01-02T15:04:05.000Z") + ")"
+	case s.File != "":
+		t += " " + s.File
+	case s.RollbackOf != "":
+		t += " of " + s.RollbackOf
+	}
+	return t
+}
+
+func impactText(pi resetplan.PartitionImpact) string {
+	switch {
+	case pi.Replay == nil:
+		return missing
+	case *pi.Replay > 0:
+		return "replay " + strconv.FormatInt(*pi.Replay, 10)
+	case *pi.Skip > 0:
+		return "skip " + strconv.FormatInt(*pi.Skip, 10)
+	}
+	return "none"
+}
+
+func totalText(replay, skip int64, noCurrent int) string {
+	s := fmt.Sprintf("replay %d, skip %d", replay, skip)
+	if noCurrent > 0 {
+		s += fmt.Sprintf(", %d without a commit", noCurrent)
+	}
+	return s
+}

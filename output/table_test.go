@@ -1,0 +1,97 @@
+package output
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestNativeTableGoldens(t *testing.T) {
+	l := fixtureDescriptions()
+	cases := []struct {
+		name string
+		fn   func(*bytes.Buffer) error
+	}{
+		{"list.table", func(b *bytes.Buffer) error { return WriteGroupListTable(b, fixtureGroupList()) }},
+		{"describe-offsets.table", func(b *bytes.Buffer) error { return WriteOffsetsTable(b, l, false) }},
+		{"describe-offsets-verbose.table", func(b *bytes.Buffer) error { return WriteOffsetsTable(b, l, true) }},
+		{"describe-members.table", func(b *bytes.Buffer) error { return WriteMembersTable(b, l, false) }},
+		{"describe-members-verbose.table", func(b *bytes.Buffer) error { return WriteMembersTable(b, l, true) }},
+		{"describe-state.table", func(b *bytes.Buffer) error { return WriteStateTable(b, l, false) }},
+		{"describe-state-verbose.table", func(b *bytes.Buffer) error { return WriteStateTable(b, l, true) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := render(t, c.fn)
+			golden(t, c.name, got)
+			for i, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
+				if strings.HasSuffix(line, " ") {
+					t.Errorf("line %d has trailing blanks: %q", i+1, line)
+				}
+				if strings.ContainsAny(line, "|+─│┌") {
+					t.Errorf("line %d has border characters: %q", i+1, line)
+				}
+			}
+		})
+	}
+}
+
+// TestNativeTableShape pins the properties the goldens encode, so a
+// tablewriter upgrade that changes them fails with a readable message.
+func TestNativeTableShape(t *testing.T) {
+	got := string(render(t, func(b *bytes.Buffer) error { return WriteOffsetsTable(b, fixtureDescriptions(), false) }))
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if n := strings.Count(got, "GROUP "); n != 1 {
+		t.Errorf("want one header for all groups, got %d:\n%s", n, got)
+	}
+	if !strings.HasPrefix(lines[0], "GROUP ") || !strings.Contains(lines[0], " LAG   CONSUMER-ID ") {
+		t.Errorf("header not left-aligned with three-blank gaps: %q", lines[0])
+	}
+	want := []string{
+		"billing payments 0 3 6 3 - - -",
+		"billing (total) 3",
+		"orders-app-long-group-id orders 0 5 5 0 " + ordersMember + " /10.0.0.7 consumer-orders-app-1",
+		"orders-app-long-group-id orders 1 - 4 - " + ordersMember + " /10.0.0.7 consumer-orders-app-1",
+		"orders-app-long-group-id orders-archive 0 10 12 2 - - -",
+		"orders-app-long-group-id (total) 2",
+	}
+	fields := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for i, w := range want {
+		if got := fields(lines[i+1]); got != w {
+			t.Errorf("row %d = %q, want %q", i+1, got, w)
+		}
+	}
+	// Columns line up: every row's LAG cell starts where the header's does.
+	lagCol := strings.Index(lines[0], "LAG")
+	if lines[2][lagCol] != '3' {
+		t.Errorf("total lag not under LAG:\n%s\n%s", lines[0], lines[2])
+	}
+	// Errors, Dead groups without offsets and empty lists print no rows.
+	if strings.Contains(got, "broken") || strings.Contains(got, "zombie") {
+		t.Errorf("groups without offsets must not print:\n%s", got)
+	}
+	var b bytes.Buffer
+	if err := WriteGroupListTable(&b, NewGroupList(nil)); err != nil || b.Len() != 0 {
+		t.Errorf("empty list printed %q, %v", b.String(), err)
+	}
+}
+
+func TestAssignmentString(t *testing.T) {
+	cases := []struct {
+		in   []TopicPartitions
+		want string
+	}{
+		{nil, "-"},
+		{[]TopicPartitions{{Topic: "t", Partitions: nil}}, "-"},
+		{[]TopicPartitions{{Topic: "topic2", Partitions: []int32{0}}, {Topic: "topic1", Partitions: []int32{1, 0}}}, "topic1:0,1;topic2:0"},
+		{[]TopicPartitions{{Topic: "t", Partitions: []int32{10, 2, 1}}}, "t:1,2,10"},
+		// Java sorts the "topic:partitions" strings: '-' < ':'.
+		{[]TopicPartitions{{Topic: "a", Partitions: []int32{0}}, {Topic: "a-b", Partitions: []int32{0}}}, "a-b:0;a:0"},
+		{[]TopicPartitions{{Topic: "t", Partitions: []int32{1}}, {Topic: "t", Partitions: []int32{0}}}, "t:0,1"},
+	}
+	for _, c := range cases {
+		if got := AssignmentString(c.in); got != c.want {
+			t.Errorf("AssignmentString(%+v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
