@@ -1,0 +1,242 @@
+// Package commands is kcg's command-line layer: one file per command, each
+// parsing its flags into an options struct, validating them, calling the
+// domain (resetplan, kafkaadmin) and handing the result to output.
+//
+// Run is the entry point. It returns an exit code instead of exiting, so
+// tests drive the real application with buffers.
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Streams is the application's IO. Nothing in kcg writes to os.Stdout or
+// os.Stderr directly.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// ErrTTY is true when Err is a terminal: long operations show progress
+	// there.
+	ErrTTY bool
+	// Env reads environment variables (os.Getenv in main; a map in tests).
+	Env func(string) string
+}
+
+func (s Streams) env(key string) string {
+	if s.Env == nil {
+		return ""
+	}
+	return s.Env(key)
+}
+
+// Run executes kcg with args (args[0] is the program name) and returns the
+// exit code.
+func Run(ctx context.Context, args []string, s Streams) int {
+	if len(args) == 0 {
+		args = []string{"kcg"}
+	}
+	if isDropIn(args) {
+		return runDropIn(ctx, args, s)
+	}
+	app := newApp(s)
+	args = normalizeArgs(app, args)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return ExitOK
+	}
+	if !isSilent(err) {
+		fmt.Fprintf(s.Err, "kcg: %s\n", oneLine(err.Error()))
+	}
+	return exitCodeOf(ctx, err)
+}
+
+// oneLine keeps an error on one line, as every error of kcg must be.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+// isDropIn reports whether kcg was called with the Java tool's command
+// line: as kafka-consumer-groups(.sh), or with an option first.
+func isDropIn(args []string) bool {
+	base := filepath.Base(args[0])
+	if base == "kafka-consumer-groups" || base == "kafka-consumer-groups.sh" {
+		return true
+	}
+	if len(args) < 2 {
+		return false
+	}
+	first := args[1]
+	if first == "-h" || first == "--help" || first == "-v" {
+		return false
+	}
+	return strings.HasPrefix(first, "--")
+}
+
+func newApp(s Streams) *cli.App {
+	app := &cli.App{
+		Name:                 "kcg",
+		Usage:                "Kafka consumer groups: describe lag, plan and apply offset resets safely",
+		Version:              Version(),
+		Reader:               s.In,
+		Writer:               s.Out,
+		ErrWriter:            s.Err,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		// Group ids may contain commas; repeat --group instead.
+		DisableSliceFlagSeparator: true,
+		// Exit codes are decided in exitCodeOf, never by urfave/cli's
+		// os.Exit.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands:       commandList(s),
+	}
+	app.OnUsageError = onUsageError
+	walk(app.Commands, func(c *cli.Command) {
+		c.OnUsageError = onUsageError
+	})
+	cli.VersionPrinter = func(c *cli.Context) {
+		fmt.Fprintf(c.App.Writer, "kcg %s\n", c.App.Version)
+	}
+	return app
+}
+
+// onUsageError keeps usage errors off stdout (scripts parse stdout) and
+// gives them exit 64.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	return usageErrorf("%s (see 'kcg %s --help')", err, c.Command.Name)
+}
+
+func walk(cmds []*cli.Command, fn func(*cli.Command)) {
+	for _, c := range cmds {
+		fn(c)
+		walk(c.Subcommands, fn)
+	}
+}
+
+// commandList is every native command.
+func commandList(s Streams) []*cli.Command {
+	return []*cli.Command{
+		listCommand(s),
+		describeCommand(s),
+		planCommand(s),
+		showCommand(s),
+		diffCommand(s),
+		applyCommand(s),
+		sandboxCommand(s),
+		versionCommand(s),
+		completionCommand(s),
+	}
+}
+
+// normalizeArgs lets flags follow positional arguments ("kcg describe
+// billing -o json"): urfave/cli stops parsing flags at the first
+// positional argument, so the leaf command's flags are moved in front of
+// its positional arguments, which follow a "--".
+func normalizeArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range app.Commands {
+		if c.HasName(args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	i := 2
+	for len(cmd.Subcommands) > 0 && i < len(args) {
+		var sub *cli.Command
+		for _, c := range cmd.Subcommands {
+			if c.HasName(args[i]) {
+				sub = c
+			}
+		}
+		if sub == nil {
+			break
+		}
+		cmd = sub
+		i++
+	}
+	takesValue := map[string]bool{}
+	known := map[string]bool{"help": true, "h": true}
+	for _, f := range cmd.Flags {
+		tv, _ := f.(cli.DocGenerationFlag)
+		for _, n := range f.Names() {
+			known[n] = true
+			if tv != nil && tv.TakesValue() {
+				takesValue[n] = true
+			}
+		}
+	}
+	var flags, positional []string
+	rest := args[i:]
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
+		if a == "--" {
+			positional = append(positional, rest[j+1:]...)
+			break
+		}
+		if len(a) > 1 && strings.HasPrefix(a, "-") && !isNumber(a) {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if strings.Contains(name, "=") {
+				continue
+			}
+			if takesValue[name] && j+1 < len(rest) {
+				flags = append(flags, rest[j+1])
+				j++
+			}
+			continue
+		}
+		positional = append(positional, a)
+	}
+	out := append([]string{}, args[:i]...)
+	out = append(out, flags...)
+	if len(positional) > 0 {
+		out = append(out, "--")
+		out = append(out, positional...)
+	}
+	return out
+}
+
+func isNumber(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// noArgs refuses stray positional arguments for commands that take none.
+func noArgs(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return usageErrorf("unexpected argument %q", c.Args().First())
+	}
+	return nil
+}
+
+// Markdown renders the command reference (docs/commands.md) from the CLI
+// definitions, so the docs cannot drift from the flags.
+func Markdown() (string, error) {
+	app := newApp(Streams{})
+	app.Version = ""
+	md, err := app.ToMarkdown()
+	if err != nil {
+		return "", err
+	}
+	header := "<!-- Generated from the CLI by `go test ./commands -run TestCommandReference -update`; do not edit. -->\n\n"
+	return header + md + dropInMarkdown, nil
+}

@@ -1,0 +1,324 @@
+package commands_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+)
+
+func records(n int) []kafkatest.Record {
+	out := make([]kafkatest.Record, n)
+	for i := range out {
+		out[i] = kafkatest.Record{Value: fmt.Sprintf("pay-%d", i)}
+	}
+	return out
+}
+
+func offsetOf(t *testing.T, d describeJSON, group, topic string, partition int) map[string]any {
+	t.Helper()
+	for _, g := range d.Groups {
+		if g.Group != group {
+			continue
+		}
+		for _, o := range g.Offsets {
+			if o["topic"] == topic && o["partition"] == float64(partition) {
+				return o
+			}
+		}
+	}
+	t.Fatalf("no offset entry for %s %s/%d in %+v", group, topic, partition, d)
+	return nil
+}
+
+// The first example every operator learns: six records, committed 3, lag 3;
+// three more records and a commit of 9, lag 0.
+func TestDescribeFirstExample(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	group := kafkatest.UniqueName(t, "billing")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(6)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 3})
+
+	r := kcgOn(t, e, "describe", group).mustCode(t, 0)
+	got := rows(r.stdout, group)
+	if len(got) != 2 || strings.Join(got[0], " ") != fmt.Sprintf("%s %s 0 3 6 3 - - -", group, topic) {
+		t.Fatalf("table rows %v\n%s", got, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "CURRENT-OFFSET") || !strings.Contains(r.stderr, fmt.Sprintf("Consumer group '%s' has no active members.", group)) {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
+	for _, want := range []string{`"committedOffset": 3`, `"logEndOffset": 6`, `"lag": 3`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("JSON lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	d := parseDescribe(t, r.stdout)
+	if o := offsetOf(t, d, group, topic, 0); o["committedOffset"] != 3.0 || o["logEndOffset"] != 6.0 || o["lag"] != 3.0 {
+		t.Fatalf("offset entry %v", o)
+	}
+	if d.Groups[0].TotalLag == nil || *d.Groups[0].TotalLag != 3 {
+		t.Fatalf("totalLag %v", d.Groups[0].TotalLag)
+	}
+
+	e.Produce(t, topic, 0, records(3)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 9})
+	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
+	d = parseDescribe(t, r.stdout)
+	if o := offsetOf(t, d, group, topic, 0); o["committedOffset"] != 9.0 || o["logEndOffset"] != 9.0 || o["lag"] != 0.0 {
+		t.Fatalf("after catching up: %v", o)
+	}
+	r = kcgOn(t, e, "describe", group).mustCode(t, 0)
+	if got := rows(r.stdout, group); strings.Join(got[0][3:6], " ") != "9 9 0" {
+		t.Fatalf("table after catching up: %v", got)
+	}
+}
+
+// A partition assigned to a live member but never committed: "-" in the
+// table, null in JSON (never -1 or -1001).
+func TestDescribeAssignedNeverCommitted(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "t")
+	group := kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(4)...)
+	m := e.ClassicMember(t, group, topic)
+
+	r := kcgOn(t, e, "describe", group).mustCode(t, 0)
+	got := rows(r.stdout, group)
+	if len(got) != 2 {
+		t.Fatalf("rows %v", got)
+	}
+	row := got[0]
+	if row[3] != "-" || row[4] != "4" || row[5] != "-" || row[8] != m.ClientID {
+		t.Fatalf("row %v", row)
+	}
+	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
+	o := offsetOf(t, parseDescribe(t, r.stdout), group, topic, 0)
+	if v, ok := o["committedOffset"]; !ok || v != nil {
+		t.Fatalf("committedOffset %v (present %v)", v, ok)
+	}
+	if v, ok := o["lag"]; !ok || v != nil {
+		t.Fatalf("lag %v (present %v)", v, ok)
+	}
+	if o["logEndOffset"] != 4.0 || o["clientId"] != m.ClientID {
+		t.Fatalf("entry %v", o)
+	}
+	if strings.Contains(r.stdout, "-1") {
+		t.Fatalf("a sentinel in JSON:\n%s", r.stdout)
+	}
+}
+
+type describeFixture struct {
+	e                          *kafkatest.Env
+	topic                      string
+	classic, kip848, empty, no string
+	classicMember, kip848Mem   *kafkatest.Member
+}
+
+// newDescribeFixture makes a Stable classic group (kafka-go Reader), a
+// Stable KIP-848 group (Java console consumer on the real broker), an Empty
+// group with commits, and names a group that does not exist.
+func newDescribeFixture(t *testing.T) *describeFixture {
+	e := kafkatest.Cluster(t)
+	f := &describeFixture{e: e, topic: kafkatest.UniqueName(t, "orders")}
+	e.CreateTopic(t, f.topic, 2)
+	e.Produce(t, f.topic, 0, records(5)...)
+	e.Produce(t, f.topic, 1, records(3)...)
+	f.classic = kafkatest.UniqueName(t, "classic")
+	f.kip848 = kafkatest.UniqueName(t, "kip848")
+	f.empty = kafkatest.UniqueName(t, "empty")
+	f.no = kafkatest.UniqueName(t, "missing")
+	e.Commit(t, f.classic, f.topic, map[int32]int64{0: 1})
+	e.Commit(t, f.kip848, f.topic, map[int32]int64{1: 2})
+	e.Commit(t, f.empty, f.topic, map[int32]int64{0: 5, 1: 1})
+	f.classicMember = e.ClassicMember(t, f.classic, f.topic)
+	f.kip848Mem = e.ConsumerProtocolMember(t, f.kip848, f.topic)
+	return f
+}
+
+// Every kind of group in every view, table and JSON.
+func TestDescribeEveryKindOfGroup(t *testing.T) {
+	f := newDescribeFixture(t)
+	e := f.e
+	groups := []string{f.classic, f.kip848, f.empty}
+
+	// Offsets view.
+	r := kcgOn(t, e, append([]string{"describe"}, groups...)...).mustCode(t, 0)
+	if got := rows(r.stdout, f.classic); len(got) != 3 || got[0][3] != "1" || got[0][5] != "4" || got[1][3] != "-" || got[0][8] != f.classicMember.ClientID {
+		t.Fatalf("classic rows %v", got)
+	}
+	if got := rows(r.stdout, f.kip848); len(got) != 3 || got[0][3] != "-" || got[1][3] != "2" || got[1][5] != "1" || got[1][8] != f.kip848Mem.ClientID {
+		t.Fatalf("KIP-848 rows %v", got)
+	}
+	if got := rows(r.stdout, f.empty); len(got) != 3 || strings.Join(got[0][3:9], " ") != "5 5 0 - - -" {
+		t.Fatalf("empty rows %v", got)
+	}
+	if strings.Count(r.stdout, "CURRENT-OFFSET") != 1 {
+		t.Fatalf("one header for many groups:\n%s", r.stdout)
+	}
+	// Members view.
+	r = kcgOn(t, e, append([]string{"describe", "--members", "--verbose"}, groups...)...).mustCode(t, 0)
+	if got := rows(r.stdout, f.classic); len(got) != 1 || got[0][3] != f.classicMember.ClientID || got[0][4] != "2" || got[0][5] != "-" {
+		t.Fatalf("classic member row %v", got)
+	}
+	if got := rows(r.stdout, f.kip848); len(got) != 1 || got[0][3] != f.kip848Mem.ClientID || got[0][4] != "2" || got[0][5] == "-" || got[0][6] != f.topic+":0,1" {
+		t.Fatalf("KIP-848 member row %v", got)
+	}
+	if got := rows(r.stdout, f.empty); len(got) != 0 {
+		t.Fatalf("empty group has member rows %v", got)
+	}
+	// State view.
+	r = kcgOn(t, e, append([]string{"describe", "--state", "--verbose"}, groups...)...).mustCode(t, 0)
+	if got := rows(r.stdout, f.classic); len(got) != 1 || got[0][4] != "Stable" || got[0][5] != "-" || got[len(got)-1][7] != "1" {
+		t.Fatalf("classic state %v", got)
+	}
+	if got := rows(r.stdout, f.kip848); len(got) != 1 || got[0][4] != "Stable" || got[0][5] == "-" {
+		t.Fatalf("KIP-848 state %v", got)
+	}
+	if got := rows(r.stdout, f.empty); len(got) != 1 || got[0][4] != "Empty" || got[0][7] != "0" {
+		t.Fatalf("empty state %v", got)
+	}
+	// JSON: every view at once.
+	r = kcgOn(t, e, append([]string{"describe", "-o", "json"}, groups...)...).mustCode(t, 0)
+	d := parseDescribe(t, r.stdout)
+	byName := map[string]int{}
+	for i, g := range d.Groups {
+		byName[g.Group] = i
+	}
+	cg := d.Groups[byName[f.classic]]
+	if *cg.Type != "classic" || *cg.State != "Stable" || len(cg.Members) != 1 || cg.Members[0].MemberEpoch != nil || cg.GroupEpoch != nil {
+		t.Fatalf("classic JSON %+v", cg)
+	}
+	kg := d.Groups[byName[f.kip848]]
+	if *kg.Type != "consumer" || *kg.State != "Stable" || len(kg.Members) != 1 || kg.Members[0].MemberEpoch == nil || kg.GroupEpoch == nil || len(kg.Members[0].Assignments) != 1 {
+		t.Fatalf("KIP-848 JSON %+v", kg)
+	}
+	eg := d.Groups[byName[f.empty]]
+	if *eg.State != "Empty" || len(eg.Members) != 0 || eg.TotalLag == nil || *eg.TotalLag != 2 {
+		t.Fatalf("empty JSON %+v", eg)
+	}
+	if cg.Coordinator == nil {
+		t.Fatal("no coordinator")
+	}
+
+	// A group that does not exist: its entry carries the error, the others
+	// print, exit 1 — in every view.
+	for _, view := range [][]string{nil, {"--members"}, {"--state"}, {"-o", "json"}, {"-o", "yaml"}} {
+		args := append([]string{"describe", f.no, f.classic}, view...)
+		r = kcgOn(t, e, args...).mustCode(t, 1)
+		if !strings.Contains(r.stderr, fmt.Sprintf("Consumer group '%s' does not exist.", f.no)) {
+			t.Fatalf("%v: stderr %q", view, r.stderr)
+		}
+		if !strings.Contains(r.stdout, f.classic) {
+			t.Fatalf("%v: the existing group is missing:\n%s", view, r.stdout)
+		}
+	}
+	r = kcgOn(t, e, "describe", f.no, f.empty, "-o", "json").mustCode(t, 1)
+	d = parseDescribe(t, r.stdout)
+	for _, g := range d.Groups {
+		if g.Group == f.no && (g.Error == nil || g.State != nil) {
+			t.Fatalf("missing group entry %+v", g)
+		}
+		if g.Group == f.empty && g.Error != nil {
+			t.Fatalf("empty group entry %+v", g)
+		}
+	}
+}
+
+// javaRows runs the real Java tool and returns its data rows for group,
+// each as whitespace-separated fields.
+func javaRows(t *testing.T, e *kafkatest.Env, group string, view ...string) [][]string {
+	t.Helper()
+	args := append([]string{"--bootstrap-server", e.Bootstrap, "--describe", "--group", group}, view...)
+	stdout, stderr, code := e.JavaTool(t, args...)
+	if code != 0 {
+		t.Fatalf("Java tool %v: exit %d\n%s\n%s", args, code, stdout, stderr)
+	}
+	return rows(stdout, group)
+}
+
+func kcgRows(t *testing.T, e *kafkatest.Env, group string, view ...string) [][]string {
+	t.Helper()
+	r := kcgOn(t, e, append([]string{"describe", group}, view...)...).mustCode(t, 0)
+	var out [][]string
+	for _, row := range rows(r.stdout, group) {
+		if len(row) > 1 && row[1] == "(total)" {
+			continue
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func sortedLines(rs [][]string) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = strings.Join(r, " ")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Side by side with the real kafka-consumer-groups on the same groups: the
+// same rows and values in the offsets, members and state views (order
+// aside).
+func TestDescribeSideBySideWithJava(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	e.RequireReal(t, "compares with the Java kafka-consumer-groups tool")
+	f := newDescribeFixture(t)
+	for _, group := range []string{f.classic, f.kip848, f.empty} {
+		for _, view := range [][]string{nil, {"--verbose"}, {"--members"}, {"--members", "--verbose"}, {"--state"}, {"--state", "--verbose"}} {
+			java := sortedLines(javaRows(t, e, group, view...))
+			ours := sortedLines(kcgRows(t, e, group, view...))
+			if strings.Join(java, "\n") != strings.Join(ours, "\n") {
+				t.Errorf("%s %v differs\njava:\n%s\nkcg:\n%s", group, view, strings.Join(java, "\n"), strings.Join(ours, "\n"))
+			}
+		}
+	}
+}
+
+func TestListFilters(t *testing.T) {
+	f := newDescribeFixture(t)
+	e := f.e
+	r := kcgOn(t, e, "list", "-o", "json").mustCode(t, 0)
+	for _, g := range []string{f.classic, f.kip848, f.empty} {
+		if !strings.Contains(r.stdout, `"group": "`+g+`"`) {
+			t.Fatalf("list misses %s", g)
+		}
+	}
+	check := func(args []string, want, notWant []string) {
+		t.Helper()
+		r := kcgOn(t, e, append([]string{"list"}, args...)...).mustCode(t, 0)
+		for _, g := range want {
+			if len(rows(r.stdout, g)) != 1 {
+				t.Fatalf("list %v misses %s:\n%s", args, g, r.stdout)
+			}
+		}
+		for _, g := range notWant {
+			if len(rows(r.stdout, g)) != 0 {
+				t.Fatalf("list %v shows %s:\n%s", args, g, r.stdout)
+			}
+		}
+	}
+	check([]string{"--state", "stable"}, []string{f.classic, f.kip848}, []string{f.empty})
+	check([]string{"--state", "Empty,"}, []string{f.empty}, []string{f.classic, f.kip848})
+	check([]string{"--type", "consumer"}, []string{f.kip848}, []string{f.classic, f.empty})
+	check([]string{"--type", "Classic"}, []string{f.classic, f.empty}, []string{f.kip848})
+	check([]string{"--type", "consumer", "--state", "Stable"}, []string{f.kip848}, []string{f.classic, f.empty})
+	for _, bad := range []string{"bad, wrong", "  bad, Stable", "   ,   ,"} {
+		r := kcgOn(t, e, "list", "--state", bad).mustCode(t, 64)
+		if !strings.Contains(r.stderr, "Invalid state list") {
+			t.Fatalf("--state %q: %q", bad, r.stderr)
+		}
+	}
+	kcgOn(t, e, "list", "--type", "share").mustCode(t, 64)
+	r = kcgOn(t, e, "list", "--state", "Stable", "--type", "consumer").mustCode(t, 0)
+	if g := rows(r.stdout, f.kip848); len(g) != 1 || g[0][1] != "Stable" || g[0][2] != "consumer" {
+		t.Fatalf("list row %v", g)
+	}
+}

@@ -1,0 +1,98 @@
+package commands_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+)
+
+func TestNoBootstrapIsUsageError(t *testing.T) {
+	t.Setenv("KCG_BOOTSTRAP_SERVER", "")
+	r := kcg(t, "list").mustCode(t, 64)
+	if r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "--bootstrap-server") {
+		t.Fatalf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func TestBootstrapFromEnv(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	t.Setenv("KCG_BOOTSTRAP_SERVER", e.Bootstrap)
+	kcg(t, "list", "-o", "json").mustCode(t, 0)
+}
+
+// An unreachable cluster is exit 1 and one line naming the address, within
+// --timeout — never an empty list.
+func TestUnreachableCluster(t *testing.T) {
+	for _, cmd := range [][]string{{"list"}, {"describe", "--all-groups"}, {"describe", "g"}} {
+		start := time.Now()
+		r := kcg(t, append(cmd, "--bootstrap-server", "127.0.0.1:1", "--timeout", "5s")...).mustCode(t, 1)
+		if r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "127.0.0.1:1") {
+			t.Fatalf("%v: stdout %q stderr %q", cmd, r.stdout, r.stderr)
+		}
+		if d := time.Since(start); d > 6*time.Second {
+			t.Fatalf("%v took %v", cmd, d)
+		}
+	}
+}
+
+func TestUsageErrorsStayOffStdout(t *testing.T) {
+	for _, args := range [][]string{
+		{"describe", "--bogus"},
+		{"describe"},
+		{"describe", "g", "--members", "--state", "--bootstrap-server", "x:1"},
+		{"describe", "g", "--all-groups", "--bootstrap-server", "x:1"},
+		{"list", "--state", "bad", "--bootstrap-server", "x:1"},
+		{"describe", "g", "-o", "xml", "--bootstrap-server", "x:1"},
+		{"describe", "g", "--timeout", "soon", "--bootstrap-server", "x:1"},
+		{"completion", "tcsh"},
+	} {
+		r := kcg(t, args...).mustCode(t, 64)
+		if r.stdout != "" || r.stderr == "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Fatalf("%v: stdout %q stderr %q", args, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := kcg(t, "version").mustCode(t, 0)
+	if !strings.HasPrefix(r.stdout, "kcg ") {
+		t.Fatalf("version: %q", r.stdout)
+	}
+}
+
+// Flags may follow positional arguments: "kcg describe billing -o json".
+func TestFlagsAfterGroups(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "t")
+	group := kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 1)
+	e.Commit(t, group, topic, map[int32]int64{0: 0})
+	r := kcg(t, "describe", group, "-o", "json", "--bootstrap-server", e.Bootstrap).mustCode(t, 0)
+	d := parseDescribe(t, r.stdout)
+	if len(d.Groups) != 1 || d.Groups[0].Group != group {
+		t.Fatalf("groups %+v", d.Groups)
+	}
+}
+
+// The one-shot sandbox: one command from a fresh clone shows kcg working.
+func TestSandboxOneShot(t *testing.T) {
+	r := kcg(t, "describe", "--all-groups", "--sandbox").mustCode(t, 0)
+	billing := rows(r.stdout, "billing")
+	if len(billing) != 2 || strings.Join(billing[0][:6], " ") != "billing payments 0 3 6 3" {
+		t.Fatalf("billing rows %v\n%s", billing, r.stdout)
+	}
+	shipping := rows(r.stdout, "shipping")
+	if len(shipping) != 4 || shipping[0][3] != "-" || shipping[0][6] == "-" {
+		t.Fatalf("shipping (live member, no commits) rows %v", shipping)
+	}
+	analytics := rows(r.stdout, "analytics")
+	if len(analytics) != 3 {
+		t.Fatalf("analytics rows %v", analytics)
+	}
+	r = kcg(t, "list", "--sandbox", "--state", "stable").mustCode(t, 0)
+	if g := rows(r.stdout, "shipping"); len(g) != 1 || strings.Contains(r.stdout, "billing") {
+		t.Fatalf("list --state stable:\n%s", r.stdout)
+	}
+}

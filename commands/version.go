@@ -1,0 +1,91 @@
+package commands
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Build information, set by main from its ldflags (goreleaser).
+var (
+	BuildVersion = ""
+	BuildCommit  = ""
+	BuildDate    = ""
+)
+
+// Version is kcg's version: the release version set at link time, else the
+// module version from the build info (go install), else "dev".
+func Version() string {
+	if BuildVersion != "" {
+		return BuildVersion
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func versionCommand(s Streams) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print kcg's version",
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			fmt.Fprintf(s.Out, "kcg %s", Version())
+			if BuildCommit != "" {
+				fmt.Fprintf(s.Out, " (commit %s, built %s)", BuildCommit, BuildDate)
+			}
+			fmt.Fprintln(s.Out)
+			return nil
+		},
+	}
+}
+
+func completionCommand(s Streams) *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print a shell completion script",
+		ArgsUsage: "bash|zsh|fish",
+		Action: func(c *cli.Context) error {
+			shell := c.Args().First()
+			switch shell {
+			case "bash":
+				fmt.Fprint(s.Out, bashCompletion)
+			case "zsh":
+				fmt.Fprint(s.Out, zshCompletion)
+			case "fish":
+				out, err := c.App.ToFishCompletion()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(s.Out, out)
+			default:
+				return usageErrorf("completion: give one of bash, zsh, fish")
+			}
+			return nil
+		},
+	}
+}
+
+const bashCompletion = `# kcg bash completion: source <(kcg completion bash)
+_kcg_complete() {
+  local cur words
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
+  COMPREPLY=($(compgen -W "$("${words[@]}" --generate-bash-completion 2>/dev/null)" -- "$cur"))
+}
+complete -o default -F _kcg_complete kcg
+`
+
+const zshCompletion = `#compdef kcg
+# kcg zsh completion: source <(kcg completion zsh)
+_kcg() {
+  local -a opts
+  opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  _describe 'values' opts
+}
+compdef _kcg kcg
+`

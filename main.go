@@ -1,0 +1,28 @@
+// Command kcg replaces Apache Kafka's kafka-consumer-groups.sh: describe
+// consumer groups and their lag, and reset offsets through reviewed plan
+// files. See docs/ and README.md.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/kcg-dev/kcg/commands"
+)
+
+// Set by the release build (goreleaser ldflags).
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
+
+func main() {
+	commands.BuildVersion, commands.BuildCommit, commands.BuildDate = version, commit, date
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := commands.Run(ctx, os.Args, commands.StdStreams())
+	stop()
+	os.Exit(code)
+}
