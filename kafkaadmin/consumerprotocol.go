@@ -145,13 +145,16 @@ func DecodeSubscription(b []byte) (Subscription, error) {
 		s.Topics = append(s.Topics, r.string())
 	}
 	s.UserData = r.bytes()
-	if s.Version >= 1 {
+	// Fields added after v0 are read only when bytes remain: kafka-go's
+	// Reader writes a v1 header and stops after the user data, and the
+	// Java tool describes such members, so kcg must too.
+	if s.Version >= 1 && len(r.b) > 0 {
 		s.OwnedPartitions = r.topicPartitions()
 	}
-	if s.Version >= 2 {
+	if s.Version >= 2 && len(r.b) > 0 {
 		s.GenerationID = r.int32()
 	}
-	if s.Version >= 3 {
+	if s.Version >= 3 && len(r.b) > 0 {
 		s.RackID = r.nullableString()
 	}
 	if r.err != nil {

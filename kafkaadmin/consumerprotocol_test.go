@@ -90,9 +90,23 @@ func TestAssignmentFromKmsg(t *testing.T) {
 	}
 }
 
+// kafka-go's Reader writes subscription v1 without the owned partitions
+// (bytes seen on the wire from a Reader on both test tiers).
+func TestSubscriptionV1WithoutOwnedPartitions(t *testing.T) {
+	b, _ := hex.DecodeString("0001" + "00000001" + "0006" + hex.EncodeToString([]byte("orders")) + "ffffffff")
+	s, err := DecodeSubscription(b)
+	if err != nil || s.Version != 1 || len(s.Topics) != 1 || s.Topics[0] != "orders" || s.OwnedPartitions != nil {
+		t.Fatalf("%+v %v", s, err)
+	}
+}
+
 func TestDecodeCorrupt(t *testing.T) {
 	good := EncodeSubscription(Subscription{Version: 3, Topics: []string{"orders"}, OwnedPartitions: []TopicPartitions{{Topic: "orders", Partitions: []int32{1}}}})
-	for n := 1; n < len(good); n++ {
+	// Cut inside a field (not at a field boundary after the user data,
+	// which is how writers omit later versions' fields): an error.
+	v0 := len(EncodeSubscription(Subscription{Version: 0, Topics: []string{"orders"}}))
+	cuts := []int{1, 3, 5, 7, 10, v0 - 1, v0 + 2, v0 + 5, v0 + 9, v0 + 13, len(good) - 1}
+	for _, n := range cuts {
 		if _, err := DecodeSubscription(good[:n]); err == nil {
 			t.Fatalf("truncated at %d/%d: no error", n, len(good))
 		}

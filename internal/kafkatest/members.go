@@ -1,0 +1,344 @@
+package kafkatest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/protocol/describegroups"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// memberTimeout bounds the wait for a member to join and get its assignment.
+const memberTimeout = 90 * time.Second
+
+// Member is a live group member started by ClassicMember or
+// ConsumerProtocolMember. It stays in the group until Stop or the end of
+// the test, and never commits offsets: the group's committed offsets are
+// the ones the test set with Commit.
+type Member struct {
+	Group    string
+	ClientID string // unique; identifies the member in describe output
+	stopOnce sync.Once
+	stop     func()
+}
+
+// Stop makes the member leave the group (idempotent; also run at cleanup).
+func (m *Member) Stop() { m.stopOnce.Do(m.stop) }
+
+// ClassicMember starts a classic-protocol consumer (kafka-go Reader,
+// protocol type "consumer", range/round-robin assignors) in group,
+// subscribed to topics, and waits until the group is Stable with this member
+// in it. The member leaves the group at Stop or test cleanup.
+func (e *Env) ClassicMember(t testing.TB, group string, topics ...string) *Member {
+	t.Helper()
+	if len(topics) == 0 {
+		t.Fatal("kafkatest: ClassicMember needs at least one topic")
+	}
+	clientID := UniqueName(t, "classic-member")
+	r := kafka.NewReader(kafka.ReaderConfig{
+		Brokers:           []string{e.Bootstrap},
+		GroupID:           group,
+		GroupTopics:       topics,
+		Dialer:            &kafka.Dialer{ClientID: clientID, Timeout: 10 * time.Second},
+		HeartbeatInterval: time.Second,
+		SessionTimeout:    10 * time.Second,
+		RebalanceTimeout:  10 * time.Second,
+		MaxWait:           500 * time.Millisecond,
+		StartOffset:       kafka.FirstOffset,
+		// CommitInterval 0 and FetchMessage (not ReadMessage): no commits.
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			if _, err := r.FetchMessage(ctx); err != nil && ctx.Err() == nil {
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+	}()
+	m := &Member{Group: group, ClientID: clientID, stop: func() {
+		cancel()
+		<-done
+		_ = r.Close() // leaves the group
+	}}
+	t.Cleanup(m.Stop)
+
+	e.waitClassic(t, group, clientID, nil)
+	return m
+}
+
+// JavaStyleClassicMember starts a classic-protocol member that sends
+// ConsumerProtocol subscription v3 (with owned partitions, generation and
+// rack), as Java and franz-go classic consumers do — the metadata kafka-go's
+// own DescribeGroups cannot decode. On the real broker it is Apache Kafka's
+// Java console consumer with group.protocol=classic (needs
+// KCG_TEST_KAFKA_CLASSPATH); on kfake a franz-go classic consumer
+// (cooperative-sticky). It waits until the group is Stable with this member
+// assigned, and leaves the group at Stop or test cleanup.
+func (e *Env) JavaStyleClassicMember(t testing.TB, group, topic string) *Member {
+	t.Helper()
+	clientID := UniqueName(t, "classic-v3-member")
+	m := &Member{Group: group, ClientID: clientID}
+	var exited func() error
+	if e.Real {
+		m.stop, exited = e.javaConsumer(t, group, topic, clientID, "classic")
+	} else {
+		m.stop = e.kgoConsumer(t, group, topic, clientID, false)
+	}
+	t.Cleanup(m.Stop)
+	e.waitClassic(t, group, clientID, exited)
+	return m
+}
+
+// waitClassic waits until DescribeGroups shows group Stable with the member
+// clientID in it, assigned. Uses kafka-go's low-level DescribeGroups, which
+// leaves the member metadata undecoded.
+func (e *Env) waitClassic(t testing.TB, group, clientID string, exited func() error) {
+	t.Helper()
+	e.waitFor(t, fmt.Sprintf("classic member %s to be in Stable group %s", clientID, group), exited, func(ctx context.Context) (bool, string, error) {
+		m, err := e.Transport.RoundTrip(ctx, e.Client.Addr, &describegroups.Request{Groups: []string{group}})
+		if err != nil {
+			return false, "", err
+		}
+		res := m.(*describegroups.Response)
+		if len(res.Groups) != 1 {
+			return false, fmt.Sprintf("%d groups in the response", len(res.Groups)), nil
+		}
+		g := res.Groups[0]
+		if g.ErrorCode != 0 {
+			return false, "", kafka.Error(g.ErrorCode)
+		}
+		in := false
+		for _, mem := range g.Members {
+			if mem.ClientID == clientID && len(mem.MemberAssignment) > 0 {
+				in = true
+			}
+		}
+		return g.GroupState == "Stable" && in, fmt.Sprintf("state %s, %d members, ours assigned: %v", g.GroupState, len(g.Members), in), nil
+	})
+}
+
+// ConsumerProtocolMember starts a KIP-848 member (group.protocol=consumer)
+// in group, subscribed to topic, and waits until ConsumerGroupDescribe shows
+// the group Stable with this member in it. On the real broker the member is
+// Apache Kafka's Java console consumer (needs KCG_TEST_KAFKA_CLASSPATH); on
+// kfake it is a franz-go consumer with the server-side assignor. The member
+// leaves the group at Stop or test cleanup.
+func (e *Env) ConsumerProtocolMember(t testing.TB, group, topic string) *Member {
+	t.Helper()
+	clientID := UniqueName(t, "kip848-member")
+	m := &Member{Group: group, ClientID: clientID}
+	var exited func() error // non-nil error: the member died while we wait
+	if e.Real {
+		m.stop, exited = e.javaConsumer(t, group, topic, clientID, "consumer")
+	} else {
+		m.stop = e.kgoConsumer(t, group, topic, clientID, true)
+	}
+	t.Cleanup(m.Stop)
+
+	e.waitFor(t, fmt.Sprintf("KIP-848 member %s to be in Stable group %s", clientID, group), exited, func(ctx context.Context) (bool, string, error) {
+		g, err := e.describeConsumerGroup(ctx, group)
+		if err != nil {
+			return false, "", err
+		}
+		if g.ErrorCode != 0 {
+			return false, fmt.Sprintf("ConsumerGroupDescribe error %v", kafka.Error(g.ErrorCode)), nil
+		}
+		// In: present and reconciled (assigned something, or at the
+		// assignment epoch with nothing to get — more members than
+		// partitions).
+		in := false
+		for _, mem := range g.Members {
+			if mem.ClientID == clientID && (len(mem.Assignment.TopicPartitions) > 0 || mem.MemberEpoch == g.AssignmentEpoch) {
+				in = true
+			}
+		}
+		return g.State == "Stable" && in, fmt.Sprintf("state %s, %d members, ours in and reconciled: %v", g.State, len(g.Members), in), nil
+	})
+	return m
+}
+
+// kgoConsumer starts a franz-go group consumer: KIP-848 when kip848, else
+// classic (cooperative-sticky, subscription v3).
+func (e *Env) kgoConsumer(t testing.TB, group, topic, clientID string, kip848 bool) (stop func()) {
+	t.Helper()
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(e.Bootstrap),
+		kgo.ClientID(clientID),
+		kgo.ConsumerGroup(group),
+		kgo.ConsumeTopics(topic),
+		kgo.Balancers(kgo.CooperativeStickyBalancer()),
+		kgo.DisableAutoCommit(),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+	}
+	if kip848 {
+		// KIP-848 in franz-go v1.22: ServerSideBalancer plus a range or
+		// sticky balancer (sticky → server assignor "uniform").
+		opts = append(opts, kgo.ServerSideBalancer())
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		t.Fatalf("kafkatest: franz-go consumer: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			cl.PollFetches(ctx)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		cl.Close() // leaves the group
+	}
+}
+
+// javaConsumer starts Apache Kafka's console consumer in group with the given
+// group.protocol ("consumer" or "classic").
+func (e *Env) javaConsumer(t testing.TB, group, topic, clientID, protocol string) (stop func(), exited func() error) {
+	t.Helper()
+	args := []string{
+		"--bootstrap-server", e.Bootstrap, "--topic", topic, "--group", group,
+		"--command-property", "group.protocol=" + protocol,
+		"--command-property", "client.id=" + clientID,
+		"--command-property", "enable.auto.commit=false",
+	}
+	cmd := javaCommand(t, ConsoleConsumerClass, args...)
+	var stderr lockedBuffer
+	cmd.Stdout = io.Discard
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("kafkatest: starting the Java console consumer: %v", err)
+	}
+	waited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(waited) }()
+	exited = func() error {
+		select {
+		case <-waited:
+			return fmt.Errorf("the Java console consumer exited (%v); stderr:\n%s", waitErr, stderr.String())
+		default:
+			return nil
+		}
+	}
+	stop = func() {
+		// SIGTERM: its shutdown hook closes the consumer, which leaves the group.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-waited:
+		case <-time.After(20 * time.Second):
+			t.Logf("kafkatest: Java console consumer %s did not stop in 20s; killing it", clientID)
+			_ = cmd.Process.Kill()
+			<-waited
+		}
+	}
+	return stop, exited
+}
+
+// describeConsumerGroup sends ConsumerGroupDescribe (KIP-848) for one group.
+func (e *Env) describeConsumerGroup(ctx context.Context, group string) (*kmsg.ConsumerGroupDescribeResponseGroup, error) {
+	req := kmsg.NewPtrConsumerGroupDescribeRequest()
+	req.Groups = []string{group}
+	res, err := req.RequestWith(ctx, e.kgo)
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Groups) != 1 {
+		return nil, fmt.Errorf("ConsumerGroupDescribe returned %d groups", len(res.Groups))
+	}
+	return &res.Groups[0], nil
+}
+
+// GroupTypes lists the cluster's groups with ListGroups v5: group → type
+// ("classic", "consumer", ...).
+func (e *Env) GroupTypes(t testing.TB) map[string]string {
+	t.Helper()
+	cl := e.kgoClient(t)
+	out := map[string]string{}
+	retry(t, "list groups", func(ctx context.Context) error {
+		clear(out)
+		req := kmsg.NewPtrListGroupsRequest()
+		shards := cl.RequestSharded(ctx, req)
+		for _, s := range shards {
+			if s.Err != nil {
+				return s.Err
+			}
+			res := s.Resp.(*kmsg.ListGroupsResponse)
+			if res.Version < 5 {
+				return fmt.Errorf("broker %d answered ListGroups v%d; v5 is needed for group types", s.Meta.NodeID, res.Version)
+			}
+			if res.ErrorCode != 0 {
+				return kafka.Error(res.ErrorCode)
+			}
+			for _, g := range res.Groups {
+				out[g.Group] = g.GroupType
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// waitFor polls check until it reports done, check's error is not
+// retriable, exited reports an error, or memberTimeout passes.
+func (e *Env) waitFor(t testing.TB, what string, exited func() error, check func(ctx context.Context) (bool, string, error)) {
+	t.Helper()
+	e.kgoClient(t)
+	deadline := time.Now().Add(memberTimeout)
+	last := ""
+	for {
+		if exited != nil {
+			if err := exited(); err != nil {
+				t.Fatalf("kafkatest: waiting for %s: %v", what, err)
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ok, status, err := check(ctx)
+		cancel()
+		switch {
+		case err != nil && !retriable(err):
+			t.Fatalf("kafkatest: waiting for %s: %v", what, err)
+		case err != nil:
+			last = err.Error()
+		case ok:
+			return
+		default:
+			last = status
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kafkatest: gave up waiting %v for %s; last: %s", memberTimeout, what, last)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a process's output goroutine and
+// the test reading it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.TrimSpace(b.b.String())
+}
