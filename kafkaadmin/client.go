@@ -274,10 +274,11 @@ func (c *Client) apiVersions(ctx context.Context) (map[int16]versionRange, error
 	if v != nil {
 		return v, nil
 	}
+	// v0: every broker answers it in the same layout (a broker asked for a
+	// newer version than it knows answers in v0 anyway), and it carries
+	// all that kcg needs, the version ranges.
 	req := kmsg.NewPtrApiVersionsRequest()
-	req.Version = 3
-	req.ClientSoftwareName = "kcg"
-	req.ClientSoftwareVersion = "1"
+	req.Version = 0
 	resp, err := c.roundTrip(ctx, anyBroker, req)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ const (
 // GroupListing is one group as ListGroups reports it.
 type GroupListing struct {
 	Group        string
-	State        string // "" when the broker is too old to say (ListGroups < v4)
+	State        string // from DescribeGroups on brokers before ListGroups v4
 	Type         string // "" when the broker is too old to say (ListGroups < v5)
 	ProtocolType string
 	Coordinator  int32
@@ -91,6 +91,24 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	// Brokers before ListGroups v4 do not report states: ask DescribeGroups
+	// (one more batched phase) so the listing and the state filter work
+	// the same on every broker.
+	if v < 4 && len(all) > 0 {
+		ids := make([]string, len(all))
+		for i, g := range all {
+			ids[i] = g.Group
+		}
+		descs, err := c.DescribeGroups(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for i := range all {
+			if descs[i].Err == nil {
+				all[i].State = descs[i].State
+			}
+		}
 	}
 	// Older brokers cannot filter; do it here so the result is the same.
 	out := all[:0]

@@ -1,0 +1,108 @@
+package kafkaadmin_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kversion"
+)
+
+// A broker without the KIP-848 APIs (and, for 2.3, without multi-group
+// OffsetFetch, batched FindCoordinator and ListGroups state filters) still
+// works: describe falls back to DescribeGroups, offsets are fetched per
+// group, coordinators looked up one by one, states filtered client-side.
+// kfake only: it can pretend to be an old broker; the real broker is 4.4.
+func TestOlderBrokers(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		max  *kversion.Versions
+	}{{"3.5", kversion.V3_5_0()}, {"2.3", kversion.V2_3_0()}} {
+		t.Run(v.name, func(t *testing.T) {
+			c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.MaxVersions(v.max), kfake.ClusterID("old"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			addr := c.ListenAddrs()[0]
+			if err := c.CreateTopic("t", 2, nil); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{addr}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			if ok, err := cl.Supports(ctx, 69, 0); err != nil || ok {
+				t.Fatalf("ConsumerGroupDescribe advertised by a %s broker: %v %v", v.name, ok, err)
+			}
+			var groups []string
+			for i := 0; i < 3; i++ {
+				g := fmt.Sprintf("g%d", i)
+				groups = append(groups, g)
+				res, err := cl.CommitOffsets(ctx, g, []kafkaadmin.OffsetToCommit{{TopicPartition: kafkaadmin.TopicPartition{Topic: "t", Partition: 1}, Offset: 0}})
+				if err != nil || res[kafkaadmin.TopicPartition{Topic: "t", Partition: 1}] != nil {
+					t.Fatalf("commit: %v %v", err, res)
+				}
+			}
+			r := kafka.NewReader(kafka.ReaderConfig{Brokers: []string{addr}, GroupID: "live", GroupTopics: []string{"t"}, MaxWait: 200 * time.Millisecond, HeartbeatInterval: time.Second})
+			defer r.Close()
+			rctx, rcancel := context.WithCancel(ctx)
+			defer rcancel()
+			go func() {
+				for rctx.Err() == nil {
+					_, _ = r.FetchMessage(rctx)
+				}
+			}()
+			if _, err := c.WaitGroupStable(ctx, "live", 1); err != nil {
+				t.Fatal(err)
+			}
+			ds, err := cl.DescribeGroups(ctx, append(groups, "live", "missing"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range ds[:3] {
+				if d.Err != nil || d.Type != kafkaadmin.TypeClassic || d.State != "Empty" {
+					t.Fatalf("%+v", d)
+				}
+			}
+			if live := ds[3]; live.Err != nil || live.State != "Stable" || len(live.Members) != 1 || len(live.Members[0].Assignment) != 1 {
+				t.Fatalf("live group %+v", live)
+			}
+			if ds[4].Exists {
+				t.Fatalf("missing group %+v", ds[4])
+			}
+			offs, err := cl.FetchOffsets(ctx, groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range offs {
+				if o.Err != nil || len(o.Offsets) != 1 {
+					t.Fatalf("%+v", o)
+				}
+			}
+			list, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: []string{"Stable"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) != 1 || list[0].Group != "live" {
+				t.Fatalf("ListGroups --state Stable on %s: %+v", v.name, list)
+			}
+			res, err := cl.DeleteGroups(ctx, groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for g, e := range res {
+				if e != nil {
+					t.Fatalf("delete %s: %v", g, e)
+				}
+			}
+		})
+	}
+}
