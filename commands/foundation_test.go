@@ -1,10 +1,14 @@
 package commands_test
 
 import (
+	"bytes"
+	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
@@ -94,5 +98,63 @@ func TestSandboxOneShot(t *testing.T) {
 	r = kcg(t, "list", "--sandbox", "--state", "stable").mustCode(t, 0)
 	if g := rows(r.stdout, "shipping"); len(g) != 1 || strings.Contains(r.stdout, "billing") {
 		t.Fatalf("list --state stable:\n%s", r.stdout)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// kcg sandbox runs until interrupted and prints its address; other kcg
+// commands can use it meanwhile.
+func TestSandboxCommand(t *testing.T) {
+	var out, errb syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- commands.Run(ctx, []string{"kcg", "sandbox"}, commands.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(out.String(), "\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed; stderr %q", errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	addr := strings.TrimSpace(out.String())
+	r := kcg(t, "describe", "billing", "--bootstrap-server", addr, "-o", "json").mustCode(t, 0)
+	if !strings.Contains(r.stdout, `"lag": 3`) {
+		t.Fatalf("sandbox billing:\n%s", r.stdout)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("sandbox exit %d: %s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("sandbox did not stop when interrupted")
+	}
+}
+
+// --topic limits the offsets to those topics.
+func TestDescribeTopicFilter(t *testing.T) {
+	r := kcg(t, "describe", "--all-groups", "--sandbox", "--topic", "payments").mustCode(t, 0)
+	if len(rows(r.stdout, "billing")) != 2 || len(rows(r.stdout, "analytics")) != 0 || strings.Contains(r.stdout, "orders") {
+		t.Fatalf("--topic payments:\n%s", r.stdout)
 	}
 }
