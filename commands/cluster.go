@@ -72,8 +72,7 @@ func allGroupIDs(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
 }
 
 // takeSnapshot gathers groups' descriptions, committed offsets and the log
-// bounds of every partition they are assigned or have committed. With
-// withStart false the log-start lookup is skipped.
+// bounds of every partition they are assigned or have committed.
 func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string)) (*snapshot, error) {
 	info, err := cl.Cluster(ctx)
 	if err != nil {
@@ -98,7 +97,7 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 			tps = append(tps, tp)
 		}
 	}
-	for i, g := range groups {
+	for i := range groups {
 		v := groupView{desc: descs[i], offsets: offs[i].Offsets}
 		switch {
 		case descs[i].Err != nil:
@@ -106,7 +105,6 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 		case offs[i].Err != nil:
 			v.err = offs[i].Err
 		}
-		_ = g
 		for tp := range v.offsets {
 			add(tp)
 		}
