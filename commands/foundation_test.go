@@ -158,3 +158,10 @@ func TestDescribeTopicFilter(t *testing.T) {
 		t.Fatalf("--topic payments:\n%s", r.stdout)
 	}
 }
+
+func TestUnknownCommand(t *testing.T) {
+	r := kcg(t, "lsit").mustCode(t, 64)
+	if r.stdout != "" || !strings.Contains(r.stderr, `unknown command "lsit"`) {
+		t.Fatalf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}
