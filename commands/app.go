@@ -46,7 +46,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		return runDropIn(ctx, args, s)
 	}
 	app := newApp(s)
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil && args[1] != "help" {
+	if len(args) > 1 && args[1] == "help" {
+		args = append([]string{args[0], "--help"}, args[2:]...)
+	}
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		fmt.Fprintf(s.Err, "kcg: unknown command %q (see 'kcg --help')\n", args[1])
 		return ExitUsage
 	}
