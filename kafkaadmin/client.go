@@ -66,6 +66,16 @@ type Client struct {
 	coords   map[string]int32       // group -> coordinator broker id
 	brokers  map[int32]Broker       // from the last Metadata
 	cluster  *ClusterInfo
+	// clusterAt is when cluster was fetched; it and topics (topics
+	// described without error) are reused for a moment, see
+	// metadataReuse.
+	clusterAt time.Time
+	topics    map[string]topicEntry
+}
+
+type topicEntry struct {
+	info TopicInfo
+	at   time.Time
 }
 
 type versionRange struct{ min, max int16 }

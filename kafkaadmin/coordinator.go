@@ -270,6 +270,32 @@ func chunks[T any](s []T, n int) [][]T {
 	return out
 }
 
+// eachBatch calls fn for every batch, all at once (roundTrip's in-flight
+// bound limits how many requests are out), and returns the first error.
+func eachBatch[T any](batches [][]T, fn func([]T) error) error {
+	if len(batches) == 1 {
+		return fn(batches[0])
+	}
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for _, b := range batches {
+		wg.Add(1)
+		go func(b []T) {
+			defer wg.Done()
+			if err := fn(b); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}(b)
+	}
+	wg.Wait()
+	return first
+}
+
 // CoordinatorOf returns the coordinator broker of group.
 func (c *Client) CoordinatorOf(ctx context.Context, group string) (Broker, error) {
 	coords, errs, err := c.coordinators(ctx, []string{group})

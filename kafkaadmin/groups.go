@@ -39,7 +39,7 @@ type ListGroupsOptions struct {
 // broker that fails fails the listing: a partial list would silently hide
 // groups. An unreachable cluster is an error, never an empty list.
 func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]GroupListing, error) {
-	info, err := c.Cluster(ctx)
+	info, err := c.recentCluster(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ const describeGroupsBatch = 200
 // with DescribeGroups. A group that cannot be described carries Err; the
 // call itself fails only when the cluster cannot be reached.
 func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
-	if _, err := c.Cluster(ctx); err != nil {
+	if _, err := c.recentCluster(ctx); err != nil {
 		return nil, err
 	}
 	cgdVersion, cgdOK, err := c.pickVersion(ctx, 69, 1)
@@ -214,18 +214,29 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 	}
 
 	failed, err := c.forCoordinators(ctx, groups, func(ctx context.Context, broker int32, gs []string) ([]string, error) {
+		// The batches of one coordinator go out together (the client's
+		// in-flight bound still applies): 1,000 groups are five batches,
+		// and sending them one after the other cost five round trips per
+		// phase.
+		var bmu sync.Mutex
 		var retry []string
 		var retryErr error
+		retryLater := func(group string, e error) {
+			bmu.Lock()
+			retry = append(retry, group)
+			retryErr = e
+			bmu.Unlock()
+		}
 		classic := gs
 		if cgdOK {
 			classic = nil
-			for _, batch := range chunks(gs, describeGroupsBatch) {
+			err := eachBatch(chunks(gs, describeGroupsBatch), func(batch []string) error {
 				req := kmsg.NewPtrConsumerGroupDescribeRequest()
 				req.Version = cgdVersion
 				req.Groups = batch
 				resp, err := c.roundTrip(ctx, broker, req)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				r := resp.(*kmsg.ConsumerGroupDescribeResponse)
 				for i := range r.Groups {
@@ -235,29 +246,34 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 					case e == nil:
 						d, err := c.consumerGroupDescription(ctx, broker, g)
 						if err != nil {
-							return nil, err
+							return err
 						}
 						set(d)
 					case errors.Is(e, kafka.GroupIdNotFound), errors.Is(e, kafka.UnsupportedVersion):
 						// Not a consumer-protocol group (or none at all):
 						// the classic API tells which.
+						bmu.Lock()
 						classic = append(classic, g.Group)
+						bmu.Unlock()
 					case retriable(e):
-						retry = append(retry, g.Group)
-						retryErr = e
+						retryLater(g.Group, e)
 					default:
 						set(&GroupDescription{Group: g.Group, Err: e})
 					}
 				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 		}
-		for _, batch := range chunks(classic, describeGroupsBatch) {
+		err := eachBatch(chunks(classic, describeGroupsBatch), func(batch []string) error {
 			req := kmsg.NewPtrDescribeGroupsRequest()
 			req.Version = dgVersion
 			req.Groups = batch
 			resp, err := c.roundTrip(ctx, broker, req)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			r := resp.(*kmsg.DescribeGroupsResponse)
 			for i := range r.Groups {
@@ -269,12 +285,15 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 				case errors.Is(e, kafka.GroupIdNotFound):
 					set(&GroupDescription{Group: g.Group, Exists: false, State: "Dead", Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
 				case retriable(e):
-					retry = append(retry, g.Group)
-					retryErr = e
+					retryLater(g.Group, e)
 				default:
 					set(&GroupDescription{Group: g.Group, Err: e})
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		return retry, retryErr
 	})

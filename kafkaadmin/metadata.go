@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -111,7 +112,68 @@ func (c *Client) rememberBrokers(resp *kmsg.MetadataResponse) {
 	c.mu.Lock()
 	c.brokers = brokers
 	c.cluster = info
+	c.clusterAt = time.Now()
 	c.mu.Unlock()
+}
+
+// metadataReuse is how long one Metadata answer serves the operations that
+// follow it (recentCluster, cachedTopics). A command makes its calls one
+// after the other within milliseconds: describe used to send six Metadata
+// requests in a row, each a round trip on a remote cluster. Retries after
+// leader or coordinator errors always ask again.
+const metadataReuse = 2 * time.Second
+
+// recentCluster is Cluster, reusing a Metadata answer of the last
+// metadataReuse: the cluster answered, and its brokers are known.
+func (c *Client) recentCluster(ctx context.Context) (ClusterInfo, error) {
+	c.mu.Lock()
+	if c.cluster != nil && time.Since(c.clusterAt) < metadataReuse {
+		info := *c.cluster
+		c.mu.Unlock()
+		return info, nil
+	}
+	c.mu.Unlock()
+	return c.Cluster(ctx)
+}
+
+// cachedTopics returns the leaders of the partitions tps from Metadata
+// answers of the last metadataReuse, or nil when those did not describe
+// every one of them with a leader.
+func (c *Client) cachedTopics(tps []TopicPartition) map[string]TopicInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]TopicInfo{}
+	for _, tp := range tps {
+		e, ok := c.topics[tp.Topic]
+		if !ok || time.Since(e.at) >= metadataReuse {
+			return nil
+		}
+		ps := e.info.Partitions
+		i := sort.Search(len(ps), func(i int) bool { return ps[i].Partition >= tp.Partition })
+		if i == len(ps) || ps[i].Partition != tp.Partition || ps[i].Leader < 0 {
+			return nil
+		}
+		out[tp.Topic] = e.info
+	}
+	return out
+}
+
+// rememberTopics keeps the topics of a Metadata answer that were described
+// without an error, for cachedTopics.
+func (c *Client) rememberTopics(ts map[string]TopicInfo) {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.topics == nil {
+		c.topics = map[string]topicEntry{}
+	}
+	for n, ti := range ts {
+		if ti.Err == nil {
+			c.topics[n] = topicEntry{info: ti, at: now}
+		} else {
+			delete(c.topics, n)
+		}
+	}
 }
 
 // Cluster checks that the cluster answers and returns its identity and
@@ -167,6 +229,7 @@ func (c *Client) Topics(ctx context.Context, names []string) (map[string]TopicIn
 			out[n] = TopicInfo{Name: n, Err: &UnknownTopicError{Topic: n}}
 		}
 	}
+	c.rememberTopics(out)
 	return out, nil
 }
 

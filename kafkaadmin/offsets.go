@@ -25,6 +25,12 @@ type CommittedOffset struct {
 type GroupOffsets struct {
 	Group   string
 	Offsets map[TopicPartition]CommittedOffset
+	// Invalid are the partitions the broker lists for the group with a
+	// negative offset (someone committed -1): no usable commit, so they
+	// are not in Offsets, but the Java tool's admin client keeps them as
+	// keys (with a null offset), which puts them in --reset-offsets
+	// --all-topics' scope. Sorted.
+	Invalid []TopicPartition
 	Err     error
 }
 
@@ -141,7 +147,8 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 								continue
 							}
 							if p.Offset < 0 {
-								continue // -1: no commit
+								out.Invalid = append(out.Invalid, tp) // -1: no commit
+								continue
 							}
 							co := CommittedOffset{Offset: p.Offset}
 							if p.LeaderEpoch >= 0 {
@@ -158,6 +165,10 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 						}
 					}
 					if out != nil {
+						sort.Slice(out.Invalid, func(i, j int) bool {
+							a, b := out.Invalid[i], out.Invalid[j]
+							return a.Topic < b.Topic || a.Topic == b.Topic && a.Partition < b.Partition
+						})
 						record(out)
 					}
 				}
@@ -234,9 +245,17 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 			names = append(names, t)
 		}
 		sort.Strings(names)
-		meta, err := c.Topics(ctx, names)
-		if err != nil {
-			return nil, err
+		var meta map[string]TopicInfo
+		if attempt == 0 {
+			// Leaders seen a moment ago are fresh enough for a first
+			// try: a leader that moved answers NOT_LEADER_OR_FOLLOWER,
+			// and the retry asks Metadata again.
+			meta = c.cachedTopics(pending)
+		}
+		if meta == nil {
+			if meta, err = c.Topics(ctx, names); err != nil {
+				return nil, err
+			}
 		}
 		byLeader := map[int32][]TopicPartition{}
 		var lastErr error

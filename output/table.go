@@ -37,6 +37,90 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	if plainCells(header, rows) {
+		_, err := w.Write(renderPlain(header, rows))
+		return err
+	}
+	return renderTablewriter(w, header, rows)
+}
+
+// plainCells reports whether every cell is printable ASCII, where a
+// character is one column wide: renderPlain lays such tables out exactly
+// as tablewriter does. Anything else (wide or combining runes, ANSI
+// escapes, line breaks, tabs) goes through tablewriter.
+func plainCells(header []string, rows [][]string) bool {
+	plain := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] > 0x7e {
+				return false
+			}
+		}
+		return true
+	}
+	for _, h := range header {
+		if !plain(h) {
+			return false
+		}
+	}
+	for _, r := range rows {
+		if len(r) != len(header) {
+			return false
+		}
+		for _, c := range r {
+			if !plain(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// renderPlain is renderTable's layout for plain cells, without
+// tablewriter: tablewriter spends about 25 µs a row on width caches and
+// per-cell contexts, half a second for `describe --all-groups` on 1,000
+// groups of 16 partitions (17,000 rows); this takes a few milliseconds.
+// Every column is as wide as its widest cell plus columnGap; each line's
+// trailing blanks are trimmed.
+func renderPlain(header []string, rows [][]string) []byte {
+	widths := make([]int, len(header))
+	size := 0
+	for i, h := range header {
+		widths[i] = len(h)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len(c))
+		}
+	}
+	for _, wd := range widths {
+		size += wd + len(columnGap)
+	}
+	out := make([]byte, 0, size*(len(rows)+1))
+	line := func(cells []string) {
+		start := len(out)
+		for i, c := range cells {
+			out = append(out, c...)
+			for n := len(c); n < widths[i]; n++ {
+				out = append(out, ' ')
+			}
+			out = append(out, columnGap...)
+		}
+		end := len(out)
+		for end > start && out[end-1] == ' ' {
+			end--
+		}
+		out = append(out[:end], '\n')
+	}
+	line(header)
+	for _, r := range rows {
+		line(r)
+	}
+	return out
+}
+
+// renderTablewriter is renderTable through tablewriter, for cells that are
+// not plain ASCII (display widths, escapes, multi-line cells).
+func renderTablewriter(w io.Writer, header []string, rows [][]string) error {
 	var buf bytes.Buffer
 	pad := tw.CellPadding{Global: tw.Padding{Right: columnGap, Overwrite: true}}
 	format := tw.CellFormatting{Alignment: tw.AlignLeft, AutoFormat: tw.Off, AutoWrap: tw.WrapNone}

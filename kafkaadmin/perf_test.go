@@ -1,0 +1,79 @@
+package kafkaadmin_test
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// A describe-like sequence (Cluster, DescribeGroups, FetchOffsets and two
+// ListOffsets phases) asks Metadata once for the cluster and once for the
+// topics' leaders, not once per call; the several batches of one
+// coordinator all come back, each group described once.
+func TestDescribeSequenceReusesMetadata(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	if e.Kfake == nil {
+		t.Skip("counts wire requests with kfake's observer; the real broker offers none (bench/run counts them there)")
+	}
+	cl := newClient(t, e)
+	ctx := ctxFor(t)
+	topic := kafkatest.UniqueName(t, "t")
+	e.CreateTopic(t, topic, 4)
+	var groups []string
+	for i := 0; i < 401; i++ { // describe batches of 200: three per phase
+		g := kafkatest.UniqueName(t, fmt.Sprintf("g%03d", i))
+		groups = append(groups, g)
+		e.Commit(t, g, topic, map[int32]int64{0: 0, 1: 0, 2: 0, 3: 0})
+	}
+	var metadata, describes atomic.Int64
+	count := func(n *atomic.Int64) func(kmsg.Request) (kmsg.Response, error, bool) {
+		return func(kmsg.Request) (kmsg.Response, error, bool) {
+			n.Add(1)
+			e.Kfake.KeepControl()
+			return nil, nil, false
+		}
+	}
+	e.Kfake.ControlKey(int16(kmsg.Metadata), count(&metadata))
+	e.Kfake.ControlKey(int16(kmsg.DescribeGroups), count(&describes))
+	defer e.Kfake.DropControl()
+
+	if _, err := cl.Cluster(ctx); err != nil {
+		t.Fatal(err)
+	}
+	descs, err := cl.DescribeGroups(ctx, groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range descs {
+		if d.Group != groups[i] || d.Err != nil || !d.Exists {
+			t.Fatalf("description %d: %+v, want group %s described", i, d, groups[i])
+		}
+	}
+	if _, err := cl.FetchOffsets(ctx, groups); err != nil {
+		t.Fatal(err)
+	}
+	tps := []kafkaadmin.TopicPartition{tp(topic, 0), tp(topic, 1), tp(topic, 2), tp(topic, 3)}
+	for _, spec := range []int64{kafkaadmin.Latest, kafkaadmin.Earliest} {
+		got, err := cl.ListOffsets(ctx, tps, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range tps {
+			if got[p].Err != nil {
+				t.Fatalf("ListOffsets %d %s: %v", spec, p, got[p].Err)
+			}
+		}
+	}
+	// Cluster, the topics' leaders, and at most one of kafka-go's own
+	// (its Transport's routing cache).
+	if n := metadata.Load(); n > 3 {
+		t.Errorf("Metadata requests: %d, want at most 3", n)
+	}
+	if n := describes.Load(); n != 3 {
+		t.Errorf("DescribeGroups requests for 401 groups on one coordinator: %d, want 3", n)
+	}
+}
