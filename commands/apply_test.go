@@ -65,12 +65,26 @@ func (f *resetFixture) mustCommitted(t *testing.T, want map[int32]int64) {
 	}
 }
 
-// Planning writes nothing to Kafka.
+// Planning writes nothing to Kafka, whatever the strategy (every one of
+// the eight) and scope, and whether the group exists or not.
 func TestPlanWritesNothing(t *testing.T) {
 	f := newResetFixture(t)
-	for _, strategy := range [][]string{{"--to-earliest"}, {"--to-latest"}, {"--to-offset", "7"}, {"--shift-by", "-2"}, {"--by-duration", "PT1H"}} {
+	fresh := kafkatest.UniqueName(t, "fresh")
+	csv := f.path("in.csv")
+	if err := os.WriteFile(csv, []byte(fmt.Sprintf("%[1]s,%[3]s,0,1\n%[1]s,%[3]s,1,3\n%[2]s,%[3]s,1,4\n\n", f.group, fresh, f.topic)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, strategy := range [][]string{{"--to-earliest"}, {"--to-latest"}, {"--to-current"}, {"--to-offset", "7"}, {"--shift-by", "-2"},
+		{"--to-datetime", "2020-01-01T00:00:00.000"}, {"--by-duration", "PT1H"}, {"--from-file", csv}} {
 		f.plan(t, "p.yaml", append([]string{f.group, "--all-topics"}, strategy...)...)
 		f.mustCommitted(t, map[int32]int64{0: 5})
+		if strategy[0] != "--shift-by" {
+			f.plan(t, "p.yaml", append([]string{f.group, fresh, "--topic", f.topic}, strategy...)...)
+			f.mustCommitted(t, map[int32]int64{0: 5})
+			if got := f.e.Committed(t, fresh); len(got) != 0 {
+				t.Fatalf("%v: planning committed %v for a new group", strategy, got)
+			}
+		}
 	}
 }
 

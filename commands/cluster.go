@@ -14,6 +14,9 @@ import (
 type groupView struct {
 	desc    kafkaadmin.GroupDescription
 	offsets map[kafkaadmin.TopicPartition]kafkaadmin.CommittedOffset
+	// invalid are partitions listed with a committed offset of -1: shown
+	// without a committed offset, as the Java tool shows them.
+	invalid []kafkaadmin.TopicPartition
 	err     error // the group could not be described or its offsets fetched
 }
 
@@ -98,7 +101,7 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 		}
 	}
 	for i := range groups {
-		v := groupView{desc: descs[i], offsets: offs[i].Offsets}
+		v := groupView{desc: descs[i], offsets: offs[i].Offsets, invalid: offs[i].Invalid}
 		switch {
 		case descs[i].Err != nil:
 			v.err = descs[i].Err
@@ -106,6 +109,9 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 			v.err = offs[i].Err
 		}
 		for tp := range v.offsets {
+			add(tp)
+		}
+		for _, tp := range v.invalid {
 			add(tp)
 		}
 		for _, m := range v.desc.Members {

@@ -76,6 +76,9 @@ func describeGroup(v groupView, bounds map[kafkaadmin.TopicPartition]logBounds, 
 	for tp := range v.offsets {
 		tps[tp] = true
 	}
+	for _, tp := range v.invalid {
+		tps[tp] = true
+	}
 	keys := make([]kafkaadmin.TopicPartition, 0, len(tps))
 	for tp := range tps {
 		if topicFilter != nil && !topicFilter[tp.Topic] {

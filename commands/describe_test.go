@@ -323,3 +323,27 @@ func TestListFilters(t *testing.T) {
 		t.Fatalf("list row %v", g)
 	}
 }
+
+// A partition committed at -1 is listed with no committed offset, as the
+// Java tool lists it (a "-" row), not dropped.
+func TestDescribeMinusOneCommit(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 2)
+	e.Produce(t, topic, 0, records(5)...)
+	e.Commit(t, group, topic, map[int32]int64{0: -1, 1: 0})
+	got := kcgRows(t, e, group)
+	if len(got) != 2 || strings.Join(got[0][1:6], " ") != topic+" 0 - 5 -" {
+		t.Fatalf("rows %v", got)
+	}
+	r := kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
+	if o := offsetOf(t, parseDescribe(t, r.stdout), group, topic, 0); o["committedOffset"] != nil || o["logEndOffset"] != 5.0 {
+		t.Fatalf("entry %v", o)
+	}
+	if e.Real {
+		java := sortedLines(javaRows(t, e, group))
+		if strings.Join(java, "\n") != strings.Join(sortedLines(got), "\n") {
+			t.Fatalf("java:\n%s\nkcg:\n%v", strings.Join(java, "\n"), got)
+		}
+	}
+}

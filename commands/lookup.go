@@ -129,6 +129,9 @@ func groupSnapshots(ctx context.Context, cl *kafkaadmin.Client, groups []string)
 		for tp, c := range offs[i].Offsets {
 			snap.Committed[resetplan.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}] = c.Offset
 		}
+		for _, tp := range offs[i].Invalid {
+			snap.Uncommitted = append(snap.Uncommitted, resetplan.TopicPartition{Topic: tp.Topic, Partition: tp.Partition})
+		}
 		out = append(out, snap)
 	}
 	return out, nil

@@ -105,7 +105,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 	topicSet := map[string]bool{}
 	if req.Scope.AllTopics {
 		for _, g := range groups {
-			for tp := range g.Committed {
+			for _, tp := range g.allTopicsScope() {
 				topicSet[tp.Topic] = true
 			}
 		}
@@ -194,7 +194,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 				set[tp] = true
 			}
 		case req.Scope.AllTopics:
-			for tp := range g.Committed {
+			for _, tp := range g.allTopicsScope() {
 				if !exists(tp) {
 					warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
 						Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp)})

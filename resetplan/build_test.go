@@ -282,6 +282,27 @@ func TestBuildAllTopics(t *testing.T) {
 	}
 }
 
+// A partition the group's offsets list with -1 (Uncommitted) is in
+// --all-topics' scope with no current offset, as in the Java tool: planned
+// like a partition without a commit (to-current: the log end; shift-by:
+// refused). Only --all-topics looks at it.
+func TestBuildAllTopicsUncommitted(t *testing.T) {
+	f := newFake().add("t", 0, 2, 6).add("t", 1, 0, 6)
+	g := group("g", map[TopicPartition]int64{tp("t", 1): 3})
+	g.Uncommitted = []TopicPartition{tp("t", 0)}
+	all := Scope{AllTopics: true}
+	p, _ := build(t, f, Request{Groups: []GroupSnapshot{g}, Scope: all, Strategy: mustSpec(t, "to-earliest", "")})
+	checkParts(t, "to-earliest", p.Groups[0], []wantPart{{tp("t", 0), nil, 2, ReasonResolved}, {tp("t", 1), i64(3), 0, ReasonResolved}})
+	p, _ = build(t, f, Request{Groups: []GroupSnapshot{g}, Scope: all, Strategy: mustSpec(t, "to-current", "")})
+	checkParts(t, "to-current", p.Groups[0], []wantPart{{tp("t", 0), nil, 6, ReasonNoCommitUsedEnd}, {tp("t", 1), i64(3), 3, ReasonResolved}})
+	_, _, err := Build(context.Background(), f, Request{Groups: []GroupSnapshot{g}, Scope: all, Strategy: mustSpec(t, "shift-by", "1"), Now: testNow})
+	if want := "Cannot shift offset for partition t-0 since there is no current committed offset"; err == nil || err.Error() != want {
+		t.Errorf("shift-by: err = %v, want %q", err, want)
+	}
+	p, _ = build(t, f, Request{Groups: []GroupSnapshot{g}, Scope: Scope{Topics: []TopicSpec{{Topic: "t", Partitions: []int32{1}}}}, Strategy: mustSpec(t, "shift-by", "1")})
+	checkParts(t, "shift-by --topic t:1", p.Groups[0], []wantPart{{tp("t", 1), i64(3), 4, ReasonResolved}})
+}
+
 func TestBuildFromFile(t *testing.T) {
 	f := newFake().add("t", 0, 2, 6).add("t", 1, 0, 6)
 	spec := mustSpec(t, "from-file", "offsets.csv")

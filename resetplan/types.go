@@ -80,6 +80,27 @@ type GroupSnapshot struct {
 	State     string
 	Members   int
 	Committed map[TopicPartition]int64
+	// Uncommitted are partitions the group's offsets list without a usable
+	// offset (a committed -1, which clients read as "no commit"). They are
+	// in --all-topics' scope, as in the Java tool, whose admin client keeps
+	// them as keys with a null offset; they have no current offset.
+	Uncommitted []TopicPartition
+}
+
+// allTopicsScope returns the partitions --all-topics covers for the group:
+// those with a committed offset and those listed with none.
+func (g GroupSnapshot) allTopicsScope() []TopicPartition {
+	out := make([]TopicPartition, 0, len(g.Committed)+len(g.Uncommitted))
+	for tp := range g.Committed {
+		out = append(out, tp)
+	}
+	for _, tp := range g.Uncommitted {
+		if _, dup := g.Committed[tp]; !dup {
+			out = append(out, tp)
+		}
+	}
+	sortTPs(out)
+	return out
 }
 
 // Inactive reports whether the group may be reset: the Java tool's rule
