@@ -136,6 +136,8 @@ func commandList(s Streams) []*cli.Command {
 		showCommand(s),
 		diffCommand(s),
 		applyCommand(s),
+		deleteCommand(s),
+		deleteOffsetsCommand(s),
 		sandboxCommand(s),
 		versionCommand(s),
 		completionCommand(s),

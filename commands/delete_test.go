@@ -1,0 +1,128 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+)
+
+type deleteDoc struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Groups     []struct {
+		Group   string  `json:"group"`
+		Deleted bool    `json:"deleted"`
+		Error   *string `json:"error"`
+	} `json:"groups"`
+}
+
+// kcg delete: an empty group is deleted, a missing one and one with an
+// active member are not, each with its reason; exit 1 when any failed.
+func TestDeleteGroups(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "t")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(2)...)
+	empty := kafkatest.UniqueName(t, "empty")
+	e.Commit(t, empty, topic, map[int32]int64{0: 1})
+
+	r := kcgOn(t, e, "delete", empty, "-o", "json").mustCode(t, 0)
+	var d deleteDoc
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.APIVersion != "kcg/v1" || d.Kind != "GroupDeleteResult" || len(d.Groups) != 1 || !d.Groups[0].Deleted || d.Groups[0].Error != nil {
+		t.Fatalf("document %+v\n%s", d, r.stdout)
+	}
+	if c := e.Committed(t, empty); len(c) != 0 {
+		t.Fatalf("offsets left after delete: %v", c)
+	}
+
+	active := kafkatest.UniqueName(t, "active")
+	e.ClassicMember(t, active, topic)
+	missing := kafkatest.UniqueName(t, "missing")
+	again := kafkatest.UniqueName(t, "again")
+	e.Commit(t, again, topic, map[int32]int64{0: 1})
+	r = kcgOn(t, e, "delete", missing, again, "--group", active).mustCode(t, 1)
+	got := rows(r.stdout, missing)
+	if len(got) != 1 || strings.Join(got[0][1:], " ") != "failed the group does not exist" {
+		t.Fatalf("missing group row %v\n%s", got, r.stdout)
+	}
+	if got := rows(r.stdout, again); len(got) != 1 || got[0][1] != "deleted" || got[0][2] != "-" {
+		t.Fatalf("deleted group row %v\n%s", got, r.stdout)
+	}
+	if got := rows(r.stdout, active); len(got) != 1 || got[0][1] != "failed" || !strings.Contains(r.stdout, "active members") {
+		t.Fatalf("active group row %v\n%s", got, r.stdout)
+	}
+	if !strings.Contains(r.stderr, "kcg: group "+missing+" was not deleted: the group does not exist") {
+		t.Fatalf("stderr:\n%s", r.stderr)
+	}
+	kcgOn(t, e, "delete").mustCode(t, 64)
+	kcgOn(t, e, "delete", "x", "--all-groups").mustCode(t, 64)
+}
+
+type offsetDeleteDoc struct {
+	Kind       string  `json:"kind"`
+	Group      string  `json:"group"`
+	Error      *string `json:"error"`
+	Partitions []struct {
+		Topic     string  `json:"topic"`
+		Partition *int32  `json:"partition"`
+		Deleted   bool    `json:"deleted"`
+		Error     *string `json:"error"`
+	} `json:"partitions"`
+}
+
+// kcg delete-offsets: T alone is every partition; T:P one; an unknown
+// topic has an entry without partition; a group that is actively
+// subscribed keeps its offsets; exit 1 when anything failed.
+func TestDeleteOffsets(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "t")
+	other := kafkatest.UniqueName(t, "o")
+	e.CreateTopic(t, topic, 2)
+	e.CreateTopic(t, other, 1)
+	g := kafkatest.UniqueName(t, "g")
+	e.Commit(t, g, topic, map[int32]int64{0: 0, 1: 0})
+	e.Commit(t, g, other, map[int32]int64{0: 0})
+
+	r := kcgOn(t, e, "delete-offsets", g, "--topic", topic, "-o", "json").mustCode(t, 0)
+	var d offsetDeleteDoc
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Kind != "OffsetDeleteResult" || d.Group != g || d.Error != nil || len(d.Partitions) != 2 || !d.Partitions[0].Deleted || *d.Partitions[1].Partition != 1 {
+		t.Fatalf("document %+v\n%s", d, r.stdout)
+	}
+	if c := e.Committed(t, g); fmt.Sprint(c) != fmt.Sprintf("map[%s:map[0:0]]", other) {
+		t.Fatalf("committed after delete: %v", c)
+	}
+
+	unknown := kafkatest.UniqueName(t, "unknown")
+	r = kcgOn(t, e, "delete-offsets", "--group", g, "--topic", other+":0", "--topic", unknown).mustCode(t, 1)
+	if got := rows(r.stdout, g); len(got) != 2 || strings.Join(got[0][1:4], " ") != other+" 0 deleted" ||
+		strings.Join(got[1][1:4], " ") != unknown+" - failed" {
+		t.Fatalf("rows %v\n%s", got, r.stdout)
+	}
+
+	kcgOn(t, e, "delete-offsets", g).mustCode(t, 64)
+	kcgOn(t, e, "delete-offsets", g, "h", "--topic", topic).mustCode(t, 64)
+	kcgOn(t, e, "delete-offsets", g, "--topic", topic+":x").mustCode(t, 64)
+
+	// An active group subscribed to the topic keeps its offsets. (kfake
+	// does not refuse OffsetDelete for subscribed topics.)
+	e.RequireReal(t, "kfake deletes offsets of topics an active group is subscribed to")
+	active := kafkatest.UniqueName(t, "active")
+	e.Commit(t, active, topic, map[int32]int64{0: 0})
+	e.ClassicMember(t, active, topic)
+	r = kcgOn(t, e, "delete-offsets", active, "--topic", topic+":0").mustCode(t, 1)
+	if !strings.Contains(r.stdout, "failed") || !strings.Contains(r.stderr, "kcg: group "+active) {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if c := e.Committed(t, active); c[topic][0] != 0 || len(c[topic]) != 1 {
+		t.Fatalf("active group's offsets: %v", c)
+	}
+}

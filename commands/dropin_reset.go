@@ -1,0 +1,260 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/resetplan"
+)
+
+func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// resetOffsets is --reset-offsets. The reset is resolved by resetplan.Build
+// with the Java tool's semantics for the groups that may be reset (no
+// members: Empty, Dead or not existing); an active group is reported with
+// Java's message and left out, as in Java. With --execute the in-memory
+// plan goes through kcg apply's safety checks (the groups are re-described
+// and must still have no members, the offsets must not have moved since
+// they were read, the targets must lie in the live log), is committed with
+// leader epoch -1 and read back. Output is Java's table or, with --export,
+// its CSV; messages Java prints on stdout go to stderr with --export so
+// the CSV stays clean.
+//
+// Exit: 0; 3 when a group was refused for being active (4 if other
+// groups were written by --execute); 64 for Java's usage errors; 1 for
+// runtime failures.
+func (d *dropIn) resetOffsets() error {
+	export := d.a.Has("export")
+	notes := d.s.Out
+	if export {
+		notes = d.s.Err
+	}
+	cl, ctx, done, err := d.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	info, err := cl.Cluster(ctx)
+	if err != nil {
+		return err
+	}
+	groups, err := d.groups(ctx, cl)
+	if err != nil {
+		return err
+	}
+	snaps, err := groupSnapshots(ctx, cl, groups)
+	if err != nil {
+		return err
+	}
+	var inactive []resetplan.GroupSnapshot
+	active := map[string]resetplan.GroupSnapshot{}
+	for _, g := range snaps {
+		if g.Inactive() {
+			inactive = append(inactive, g)
+		} else {
+			active[g.Group] = g
+		}
+	}
+	var plan *resetplan.Plan
+	var warnings []resetplan.Warning
+	if len(inactive) > 0 {
+		if plan, warnings, err = d.buildPlan(ctx, cl, info, inactive); err != nil {
+			return err
+		}
+	}
+
+	names := dedupeStrings(groups)
+	sort.Strings(names)
+	for _, g := range names {
+		if a, ok := active[g]; ok {
+			fmt.Fprintf(notes, "\nError: Assignments can only be reset if the group '%s' is inactive, but the current state is %s.\n", g, a.State)
+			continue
+		}
+		for _, w := range warnings {
+			if w.Group == g {
+				d.printWarning(notes, w)
+			}
+		}
+	}
+
+	wrote := false
+	if d.a.Has("execute") && plan != nil {
+		if wrote, err = d.execute(ctx, cl, plan); err != nil {
+			return err
+		}
+	}
+
+	var tableGroups []output.JavaResetGroup
+	for g := range active {
+		tableGroups = append(tableGroups, output.JavaResetGroup{Group: g})
+	}
+	if plan != nil {
+		for _, g := range plan.Groups {
+			jg := output.JavaResetGroup{Group: g.Group}
+			for _, p := range g.Partitions {
+				if t, ok := p.TargetOffset(); ok {
+					jg.Partitions = append(jg.Partitions, output.JavaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
+				}
+			}
+			tableGroups = append(tableGroups, jg)
+		}
+	}
+	if export {
+		data := []byte("\n")
+		if plan != nil {
+			layout := resetplan.CSVWithGroup
+			if len(d.a.Values("group")) == 1 {
+				layout = resetplan.CSVNoGroup
+			}
+			if data, err = resetplan.ExportCSV(plan, layout); err != nil {
+				return err
+			}
+		}
+		if _, err := d.s.Out.Write(data); err != nil {
+			return err
+		}
+	} else if err := output.JavaResetTable(d.s.Out, tableGroups); err != nil {
+		return err
+	}
+	if len(active) > 0 {
+		if wrote {
+			return silentExit(ExitPartial)
+		}
+		return silentExit(ExitRefused)
+	}
+	return nil
+}
+
+// printWarning prints a Build warning where the Java tool prints it:
+// clamping as a log4j WARN line on stderr, the others on notes (stdout,
+// or stderr with --export).
+func (d *dropIn) printWarning(notes io.Writer, w resetplan.Warning) {
+	switch w.Kind {
+	case resetplan.WarnClampedToStart, resetplan.WarnClampedToEnd:
+		fmt.Fprintf(d.s.Err, "[%s] WARN %s (org.apache.kafka.tools.GroupOffsetsResetter)\n",
+			time.Now().Format("2006-01-02 15:04:05,000"), w.Message)
+	case resetplan.WarnNoRecordAfterTime:
+		fmt.Fprintf(notes, "\nWarn: %s\n", w.Message)
+	case resetplan.WarnNoPlanForGroup:
+		fmt.Fprintf(notes, "\nError: %s\n", w.Message)
+	default:
+		fmt.Fprintf(d.s.Err, "kcg: warning: %s\n", w.Message)
+	}
+}
+
+// buildPlan resolves the reset for the inactive groups, mapping errors to
+// the Java tool's messages.
+func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafkaadmin.ClusterInfo, groups []resetplan.GroupSnapshot) (*resetplan.Plan, []resetplan.Warning, error) {
+	javaArg := func(err error) string {
+		var ae *resetplan.ArgError
+		if errors.As(err, &ae) {
+			return ae.JavaMessage()
+		}
+		return err.Error()
+	}
+	scope, err := resetplan.ParseScope(d.a.Has("all-topics"), d.a.Values("topic"))
+	if err != nil {
+		return nil, nil, &usageExit{javaArg(err)}
+	}
+	name := ""
+	for _, s := range javaScenarios {
+		if d.a.Has(s) {
+			name = s
+		}
+	}
+	if name == "" {
+		return nil, nil, &usageExit{resetplan.ScenarioMissingMessage}
+	}
+	value := ""
+	switch name {
+	case "shift-by", "by-duration":
+		if value, err = d.a.One(name); err != nil {
+			return nil, nil, &javaFailure{err.Error(), ExitUsage}
+		}
+	case "to-offset", "to-datetime", "from-file":
+		value = d.a.First(name)
+	}
+	spec, err := resetplan.ParseStrategy(name, value)
+	if err != nil {
+		text := javaArg(err)
+		if name == "to-datetime" {
+			text = "java.text.ParseException: " + text
+		}
+		return nil, nil, &javaFailure{text, ExitUsage}
+	}
+	if spec.Type == resetplan.StrategyFromFile {
+		data, err := os.ReadFile(value)
+		if err != nil {
+			return nil, nil, &javaFailure{fmt.Sprintf("java.nio.file.NoSuchFileException: %s", value), ExitBadInput}
+		}
+		single := ""
+		if gs := d.a.Values("group"); len(gs) == 1 {
+			single = gs[0]
+		}
+		if spec.Targets, _, err = resetplan.ParseResetFile(data, single); err != nil {
+			return nil, nil, &javaFailure{oneLine(err.Error()), ExitBadInput}
+		}
+	}
+	plan, warnings, err := resetplan.Build(ctx, clusterLookup{cl}, resetplan.Request{
+		Groups:    groups,
+		Scope:     scope,
+		Strategy:  spec,
+		Cluster:   resetplan.Cluster{ID: info.ClusterID, Bootstrap: cl.Bootstrap()},
+		CreatedBy: "kcg " + Version(),
+	})
+	if err == nil {
+		return plan, warnings, nil
+	}
+	var nf *resetplan.NotFoundError
+	var nc *resetplan.NoCommitError
+	var ae *resetplan.ArgError
+	switch {
+	case errors.As(err, &nf) && len(nf.Topics) > 0:
+		return nil, nil, &javaFailure{"This server does not host this topic-partition.", ExitUsage}
+	case errors.As(err, &nf):
+		return nil, nil, &javaFailure{nf.Error(), ExitUsage}
+	case errors.As(err, &nc), errors.As(err, &ae):
+		return nil, nil, &usageExit{javaArg(err)}
+	}
+	return nil, nil, err
+}
+
+// execute writes plan through kcg apply's machinery: preflight (the same
+// checks as kcg apply, minus the plan file's digest and cluster id, which
+// are this run's), then each group committed with leader epoch -1 and no
+// metadata, as the Java tool commits, and read back. No rollback file is
+// written: a drop-in command line must not leave files behind.
+func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan) (wrote bool, err error) {
+	pf, err := runPreflight(ctx, cl, plan)
+	if err != nil {
+		return false, err
+	}
+	if err := refusal(pf, false, d.s); err != nil {
+		return false, err
+	}
+	var written []string
+	for _, g := range plan.Groups {
+		if len(g.Partitions) == 0 {
+			continue
+		}
+		ag, err := applyGroup(ctx, cl, g, pf, "")
+		if err != nil {
+			if len(written) > 0 || ag.Result == output.ResultPartial || ag.Result == output.ResultUnknown {
+				return true, &exitError{code: ExitPartial, err: fmt.Errorf("group %s: %v (groups already reset: %v)", g.Group, err, written)}
+			}
+			if kafkaadmin.IsActiveGroupError(err) {
+				return false, refusedError(fmt.Errorf("group %s: %w", g.Group, err))
+			}
+			return false, fmt.Errorf("group %s: %w", g.Group, err)
+		}
+		written = append(written, g.Group)
+	}
+	return len(written) > 0, nil
+}
