@@ -30,13 +30,9 @@ func deleteCommand(s Streams) *cli.Command {
 }
 
 func runDelete(c *cli.Context, s Streams) error {
-	groups := groupsFromArgs(c)
-	all := c.Bool("all-groups")
-	if all && len(groups) > 0 {
-		return usageErrorf("give groups or --all-groups, not both")
-	}
-	if !all && len(groups) == 0 {
-		return usageErrorf("%s", errNoGroups)
+	groups, all, err := groupScope(c)
+	if err != nil {
+		return err
 	}
 	f, err := output.ParseFormat(c.String("output"))
 	if err != nil {

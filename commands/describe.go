@@ -55,12 +55,10 @@ func describeCommand(s Streams) *cli.Command {
 }
 
 func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
-	o := describeOptions{groups: groupsFromArgs(c), allGroups: c.Bool("all-groups"), verbose: c.Bool("verbose"), topics: c.StringSlice("topic")}
-	if o.allGroups && len(o.groups) > 0 {
-		return o, usageErrorf("give groups or --all-groups, not both")
-	}
-	if !o.allGroups && len(o.groups) == 0 {
-		return o, usageErrorf("%s", errNoGroups)
+	o := describeOptions{verbose: c.Bool("verbose"), topics: c.StringSlice("topic")}
+	var err error
+	if o.groups, o.allGroups, err = groupScope(c); err != nil {
+		return o, err
 	}
 	n := 0
 	o.view = viewOffsets

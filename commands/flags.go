@@ -123,6 +123,19 @@ func groupsFromArgs(c *cli.Context) []string {
 	return out
 }
 
+// groupScope returns the groups named (arguments and --group) and whether
+// --all-groups was given; exactly one of the two is required.
+func groupScope(c *cli.Context) ([]string, bool, error) {
+	groups, all := groupsFromArgs(c), c.Bool("all-groups")
+	if all && len(groups) > 0 {
+		return nil, false, usageErrorf("give groups or --all-groups, not both")
+	}
+	if !all && len(groups) == 0 {
+		return nil, false, usageErrorf("%s", errNoGroups)
+	}
+	return groups, all, nil
+}
+
 func groupFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "group", Aliases: []string{"g"}, Usage: "group id (repeatable; groups may also be given as arguments)"}
 }

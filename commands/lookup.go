@@ -59,8 +59,9 @@ func (l clusterLookup) list(ctx context.Context, tps []resetplan.TopicPartition,
 	return out, nil
 }
 
-func (l clusterLookup) StartOffsets(ctx context.Context, tps []resetplan.TopicPartition) (map[resetplan.TopicPartition]int64, error) {
-	res, err := l.list(ctx, tps, kafkaadmin.Earliest, "log start")
+// offsets is StartOffsets and EndOffsets: one ListOffsets phase for spec.
+func (l clusterLookup) offsets(ctx context.Context, tps []resetplan.TopicPartition, spec int64, what string) (map[resetplan.TopicPartition]int64, error) {
+	res, err := l.list(ctx, tps, spec, what)
 	if err != nil {
 		return nil, err
 	}
@@ -71,16 +72,12 @@ func (l clusterLookup) StartOffsets(ctx context.Context, tps []resetplan.TopicPa
 	return out, nil
 }
 
+func (l clusterLookup) StartOffsets(ctx context.Context, tps []resetplan.TopicPartition) (map[resetplan.TopicPartition]int64, error) {
+	return l.offsets(ctx, tps, kafkaadmin.Earliest, "log start")
+}
+
 func (l clusterLookup) EndOffsets(ctx context.Context, tps []resetplan.TopicPartition) (map[resetplan.TopicPartition]int64, error) {
-	res, err := l.list(ctx, tps, kafkaadmin.Latest, "log end")
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[resetplan.TopicPartition]int64, len(res))
-	for tp, r := range res {
-		out[tp] = r.Offset
-	}
-	return out, nil
+	return l.offsets(ctx, tps, kafkaadmin.Latest, "log end")
 }
 
 func (l clusterLookup) OffsetsForTime(ctx context.Context, tps []resetplan.TopicPartition, ms int64) (map[resetplan.TopicPartition]resetplan.TimeOffset, error) {

@@ -95,13 +95,9 @@ func planCommand(s Streams) *cli.Command {
 }
 
 func runPlan(c *cli.Context, s Streams) error {
-	groups := groupsFromArgs(c)
-	all := c.Bool("all-groups")
-	if all && len(groups) > 0 {
-		return usageErrorf("give groups or --all-groups, not both")
-	}
-	if !all && len(groups) == 0 {
-		return usageErrorf("%s", errNoGroups)
+	groups, all, err := groupScope(c)
+	if err != nil {
+		return err
 	}
 	out := c.String("out")
 	if out == "" {

@@ -249,9 +249,10 @@ func isNetwork(err error) bool {
 	return errors.As(err, &ue)
 }
 
-func dedupe(in []string) []string {
-	seen := make(map[string]bool, len(in))
-	out := make([]string, 0, len(in))
+// dedupe returns in without repeats, in first-seen order.
+func dedupe[T comparable](in []T) []T {
+	seen := make(map[T]bool, len(in))
+	out := make([]T, 0, len(in))
 	for _, s := range in {
 		if !seen[s] {
 			seen[s] = true

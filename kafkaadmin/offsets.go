@@ -233,7 +233,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	if !ok || v < 1 {
 		return nil, errors.New("the broker does not support ListOffsets v1 or later")
 	}
-	pending := dedupeTPs(tps)
+	pending := dedupe(tps)
 	backoff := 50 * time.Millisecond
 	for attempt := 0; len(pending) > 0; attempt++ {
 		topics := map[string]bool{}
@@ -382,16 +382,4 @@ func (e *UnknownPartitionError) Error() string {
 // Is makes errors.Is(err, kafka.UnknownTopicOrPartition) true.
 func (e *UnknownPartitionError) Is(target error) bool {
 	return target == kafka.UnknownTopicOrPartition
-}
-
-func dedupeTPs(in []TopicPartition) []TopicPartition {
-	seen := make(map[TopicPartition]bool, len(in))
-	out := make([]TopicPartition, 0, len(in))
-	for _, tp := range in {
-		if !seen[tp] {
-			seen[tp] = true
-			out = append(out, tp)
-		}
-	}
-	return out
 }

@@ -172,7 +172,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []TopicPar
 	req.Group = group
 	byTopic := map[string][]int32{}
 	var topics []string
-	for _, tp := range dedupeTPs(tps) {
+	for _, tp := range dedupe(tps) {
 		if _, ok := byTopic[tp.Topic]; !ok {
 			topics = append(topics, tp.Topic)
 		}
