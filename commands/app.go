@@ -25,15 +25,6 @@ type Streams struct {
 	// ErrTTY is true when Err is a terminal: long operations show progress
 	// there.
 	ErrTTY bool
-	// Env reads environment variables (os.Getenv in main; a map in tests).
-	Env func(string) string
-}
-
-func (s Streams) env(key string) string {
-	if s.Env == nil {
-		return ""
-	}
-	return s.Env(key)
 }
 
 // Run executes kcg with args (args[0] is the program name) and returns the

@@ -19,23 +19,19 @@ type result struct {
 	stderr string
 }
 
-// kcg runs the application with args (without the program name) and the
-// given environment, and returns its exit code and output.
-func kcgEnv(t *testing.T, env map[string]string, args ...string) result {
+// kcg runs the application with args (without the program name) and
+// returns its exit code and output. Environment variables (urfave/cli reads
+// KCG_BOOTSTRAP_SERVER and the like from the process) are set with
+// t.Setenv.
+func kcg(t *testing.T, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
 		In: strings.NewReader(""), Out: &out, Err: &errb,
-		Env: func(k string) string { return env[k] },
 	})
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
-}
-
-func kcg(t *testing.T, args ...string) result {
-	t.Helper()
-	return kcgEnv(t, nil, args...)
 }
 
 // kcgOn runs a command against the test cluster.

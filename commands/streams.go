@@ -6,7 +6,7 @@ import (
 
 // StdStreams returns the process's standard streams.
 func StdStreams() Streams {
-	return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTTY: isTerminal(os.Stderr), Env: os.Getenv}
+	return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTTY: isTerminal(os.Stderr)}
 }
 
 func isTerminal(f *os.File) bool {
