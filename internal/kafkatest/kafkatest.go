@@ -104,6 +104,15 @@ func Cluster(t testing.TB) *Env {
 	return kfakeCluster(t)
 }
 
+// Fake returns the in-process kfake cluster whatever the environment, for
+// the tests that need what only kfake offers (fault injection, request
+// observers, old protocol versions). With KCG_TEST_BOOTSTRAP set they still
+// run, beside the real-broker tests: CI runs both tiers.
+func Fake(t testing.TB) *Env {
+	t.Helper()
+	return kfakeCluster(t)
+}
+
 func newClient(addr string) (*kafka.Client, *kafka.Transport) {
 	tr := &kafka.Transport{
 		ClientID:    "kcg-kafkatest",
