@@ -267,6 +267,9 @@ func (c *Client) ctxErr(ctx context.Context) error {
 // networkErr names the cluster in dial errors so the operator sees which
 // address did not answer.
 func (c *Client) networkErr(err error) error {
+	if errors.Is(err, kafka.SASLAuthenticationFailed) || errors.Is(err, kafka.IllegalSASLState) || errors.Is(err, kafka.UnsupportedSASLMechanism) {
+		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
+	}
 	var ne net.Error
 	var oe *net.OpError
 	if errors.As(err, &oe) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

@@ -22,6 +22,20 @@ func (e *UnreachableError) Error() string {
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
+// AuthError means the cluster answered but refused kcg's SASL
+// authentication (wrong user or password, or a mechanism it does not
+// enable).
+type AuthError struct {
+	Bootstrap string
+	Err       error
+}
+
+func (e *AuthError) Error() string {
+	return fmt.Sprintf("authentication to Kafka at %s failed (check the SASL mechanism, user and password): %v", e.Bootstrap, e.Err)
+}
+
+func (e *AuthError) Unwrap() error { return e.Err }
+
 // TimeoutError means the command's deadline (--timeout) expired before the
 // cluster answered.
 type TimeoutError struct{ Bootstrap string }

@@ -131,19 +131,31 @@ free_port() {
 	die "no free port found on 127.0.0.1"
 }
 
+# The SASL listener's test user (a throwaway credential on a loopback test
+# broker).
+sasl_user=kcg-test
+sasl_password=kcg-test-secret
+
 write_config() {
-	local run="$1" bport="$2" cport="$3"
+	local run="$1" bport="$2" cport="$3" sport="$4"
 	cat >"$run/server.properties" <<EOF
 # Written by .ci/kafka/kafka.sh: one KRaft node for kcg's tests.
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$cport
-listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport
-advertised.listeners=PLAINTEXT://127.0.0.1:$bport
+listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport,SASL_PLAINTEXT://127.0.0.1:$sport
+advertised.listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
 log.dirs=$run/data
+
+# A SASL listener for the connection tests: user $sasl_user with PLAIN
+# (static JAAS users) and SCRAM-SHA-256/512 (credentials added at format).
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$sasl_user="$sasl_password";
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 
 num.network.threads=2
 num.io.threads=4
@@ -242,14 +254,18 @@ start_once() {
 	echo "$run" >"$state/rundir"
 	mkdir -p "$run/logs" "$run/data"
 
-	local bport cport
+	local bport cport sport
 	bport="$(free_port)"
 	cport="$(free_port)"
 	while [[ "$cport" == "$bport" ]]; do cport="$(free_port)"; done
-	write_config "$run" "$bport" "$cport"
+	sport="$(free_port)"
+	while [[ "$sport" == "$bport" || "$sport" == "$cport" ]]; do sport="$(free_port)"; done
+	write_config "$run" "$bport" "$cport" "$sport"
 
 	if ! "$java" "${tool_jvm_opts[@]}" -cp "$classpath" kafka.tools.StorageTool \
-		format --cluster-id "$cluster_id" --config "$run/server.properties" >"$run/format.out" 2>&1; then
+		format --cluster-id "$cluster_id" --config "$run/server.properties" \
+		--add-scram "SCRAM-SHA-256=[name=$sasl_user,password=$sasl_password]" \
+		--add-scram "SCRAM-SHA-512=[name=$sasl_user,password=$sasl_password]" >"$run/format.out" 2>&1; then
 		cat "$run/format.out" >&2
 		die "kafka-storage format failed"
 	fi
@@ -310,6 +326,9 @@ start_once() {
 
 	{
 		echo "KCG_TEST_BOOTSTRAP=127.0.0.1:$bport"
+		echo "KCG_TEST_SASL_BOOTSTRAP=127.0.0.1:$sport"
+		echo "KCG_TEST_SASL_USER=$sasl_user"
+		echo "KCG_TEST_SASL_PASSWORD=$sasl_password"
 		echo "KCG_TEST_KAFKA_CLASSPATH=$classpath"
 		echo "KCG_TEST_KAFKA_VERSION=$KAFKA_VERSION"
 		echo "KCG_TEST_KAFKA_TOOLS_LOG4J=$tools_log4j"
