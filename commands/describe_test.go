@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
@@ -344,6 +345,42 @@ func TestDescribeMinusOneCommit(t *testing.T) {
 		java := sortedLines(javaRows(t, e, group))
 		if strings.Join(java, "\n") != strings.Join(sortedLines(got), "\n") {
 			t.Fatalf("java:\n%s\nkcg:\n%v", strings.Join(java, "\n"), got)
+		}
+	}
+}
+
+// A KIP-848 group with a classic member (kafka-cgc.md §6 scenario 36):
+// --members --verbose shows the UPGRADED column, as the Java tool does, and
+// JSON says which member is upgraded.
+func TestDescribeMixedGroupSideBySide(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	e.RequireReal(t, "a classic Java consumer joining a KIP-848 group, compared with the Java tool")
+	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "mixed")
+	e.CreateTopic(t, topic, 2)
+	modern := e.ConsumerProtocolMember(t, group, topic)
+	classic := e.ClassicMemberInConsumerGroup(t, group, topic)
+	var java []string
+	// The group may still be moving partitions to the new member: retry
+	// until both tools see the same settled assignment.
+	for attempt := 0; attempt < 20; attempt++ {
+		java = sortedLines(javaRows(t, e, group, "--members", "--verbose"))
+		ours := sortedLines(kcgRows(t, e, group, "--members", "--verbose"))
+		if strings.Join(java, "\n") == strings.Join(ours, "\n") {
+			break
+		}
+		if attempt == 19 {
+			t.Fatalf("java:\n%s\nkcg:\n%s", strings.Join(java, "\n"), strings.Join(ours, "\n"))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	r := kcgOn(t, e, "describe", group, "--members", "--verbose").mustCode(t, 0)
+	if !strings.Contains(r.stdout, "UPGRADED") {
+		t.Fatalf("no UPGRADED column:\n%s", r.stdout)
+	}
+	for _, row := range rows(r.stdout, group) {
+		want := map[string]string{modern.ClientID: "true", classic.ClientID: "false"}[row[3]]
+		if row[len(row)-1] != want {
+			t.Fatalf("row %v: UPGRADED %s, want %s", row, row[len(row)-1], want)
 		}
 	}
 }

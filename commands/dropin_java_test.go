@@ -30,12 +30,14 @@ import (
 // sort both sides), no Java stack traces, --version, and kcg's
 // datetime parser accepting seconds without milliseconds.
 //
+// Elsewhere: scenario 36 (a KIP-848 group with a classic member, the
+// UPGRADED column) is TestDescribeMixedGroupSideBySide, and 63 (SASL
+// through --command-config) is TestSASLCommandConfig, both side by side
+// with the Java tool.
+//
 // Not hostable on one node: scenarios 2, 24 and 46 (partitions whose
-// leader broker is down need several brokers), 63 (SASL needs a SASL
-// listener, which the test broker does not have; kcg's SASL is covered by
-// kafkaadmin's tests), 36 (a group mixing classic and consumer-protocol
-// members needs a Java classic consumer to join a KIP-848 group; not
-// built), 48 (a mock test of the Java tool's internals).
+// leader broker is down need several brokers), 48 (a mock test of the Java
+// tool's internals).
 func TestDropInSideBySide(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	e.RequireReal(t, "compares kcg's drop-in mode with the real Java kafka-consumer-groups")
