@@ -148,7 +148,16 @@ func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []kafkaadmin.Top
 	if err != nil {
 		return nil, err
 	}
-	starts, err := cl.ListOffsets(ctx, tps, kafkaadmin.Earliest)
+	// A partition whose log end could not be read (no leader, gone) is not
+	// asked again for its start: that would only wait out the same retries
+	// a second time.
+	answered := make([]kafkaadmin.TopicPartition, 0, len(tps))
+	for _, tp := range tps {
+		if ends[tp].Err == nil {
+			answered = append(answered, tp)
+		}
+	}
+	starts, err := cl.ListOffsets(ctx, answered, kafkaadmin.Earliest)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +169,7 @@ func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []kafkaadmin.Top
 		} else {
 			b.err = e.Err
 		}
-		if st := starts[tp]; st.Err == nil {
+		if st, ok := starts[tp]; ok && st.Err == nil {
 			v := st.Offset
 			b.start = &v
 		} else if b.err == nil {

@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -9,6 +10,9 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 func records(n int) []kafkatest.Record {
@@ -247,8 +251,14 @@ func javaRows(t *testing.T, e *kafkatest.Env, group string, view ...string) [][]
 func kcgRows(t *testing.T, e *kafkatest.Env, group string, view ...string) [][]string {
 	t.Helper()
 	r := kcgOn(t, e, append([]string{"describe", group}, view...)...).mustCode(t, 0)
+	return kcgRowsOf(r.stdout, group)
+}
+
+// kcgRowsOf returns group's data rows of a native table, without the
+// (total) row.
+func kcgRowsOf(stdout, group string) [][]string {
 	var out [][]string
-	for _, row := range rows(r.stdout, group) {
+	for _, row := range rows(stdout, group) {
 		if len(row) > 1 && row[1] == "(total)" {
 			continue
 		}
@@ -382,5 +392,38 @@ func TestDescribeMixedGroupSideBySide(t *testing.T) {
 		if row[len(row)-1] != want {
 			t.Fatalf("row %v: UPGRADED %s, want %s", row, row[len(row)-1], want)
 		}
+	}
+}
+
+// A partition whose leader is unavailable: after a few seconds of retries
+// describe shows it without offsets ("-", null) and the others as usual;
+// plan names it. Injected with kfake on both tiers (a one-node real broker
+// cannot lose a partition's leader).
+func TestDescribeLeaderlessPartition(t *testing.T) {
+	e := kafkatest.Fake(t)
+	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 2)
+	e.Produce(t, topic, 0, records(4)...)
+	e.Produce(t, topic, 1, records(4)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 1, 1: 2})
+	h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: topic, Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: -1})
+	defer h.Remove()
+	start := time.Now()
+	r := kcgOn(t, e, "describe", group).mustCode(t, 0)
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("describe took %v", d)
+	}
+	got := kcgRowsOf(r.stdout, group)
+	if len(got) != 2 || strings.Join(got[0][3:6], " ") != "1 4 3" || strings.Join(got[1][3:6], " ") != "2 - -" {
+		t.Fatalf("rows %v", got)
+	}
+	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
+	if o := offsetOf(t, parseDescribe(t, r.stdout), group, topic, 1); o["logStartOffset"] != nil || o["logEndOffset"] != nil || o["lag"] != nil || o["committedOffset"] != 2.0 {
+		t.Fatalf("leaderless entry %v", o)
+	}
+	out := filepath.Join(t.TempDir(), "p.yaml")
+	r = kcgOn(t, e, "plan", group, "--topic", topic, "--to-earliest", "--out", out).mustCode(t, 1)
+	if !strings.Contains(r.stderr, topic+"/1") {
+		t.Fatalf("plan stderr %q", r.stderr)
 	}
 }

@@ -350,7 +350,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 		if len(again) == 0 {
 			break
 		}
-		if attempt >= 20 {
+		if attempt >= listOffsetsRetries {
 			for _, tp := range again {
 				out[tp] = ListedOffset{Err: lastErr}
 			}
@@ -371,6 +371,13 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	}
 	return out, nil
 }
+
+// listOffsetsRetries bounds the retries of partitions whose leader is
+// moving or missing: about five seconds of backoff, enough for a leader
+// election, short enough that a partition that stays offline (its broker
+// is down) costs describe seconds, not the whole --timeout, before it is
+// shown without offsets.
+const listOffsetsRetries = 8
 
 // UnknownPartitionError means a topic exists but has no such partition.
 type UnknownPartitionError struct{ TP TopicPartition }
