@@ -49,7 +49,7 @@ func strategyFromFlags(c *cli.Context, singleGroup string) (resetplan.StrategySp
 	}
 	spec, err := resetplan.ParseStrategy(name, value)
 	if err != nil {
-		return spec, usageErrorf("--%s: %s", name, err)
+		return spec, usageErrorf("%s", err)
 	}
 	if spec.Type == resetplan.StrategyFromFile {
 		data, err := os.ReadFile(value)
