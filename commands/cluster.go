@@ -92,14 +92,8 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 	if err != nil {
 		return nil, err
 	}
-	seen := map[kafkaadmin.TopicPartition]bool{}
 	var tps []kafkaadmin.TopicPartition
-	add := func(tp kafkaadmin.TopicPartition) {
-		if !seen[tp] {
-			seen[tp] = true
-			tps = append(tps, tp)
-		}
-	}
+	add := func(tp kafkaadmin.TopicPartition) { tps = append(tps, tp) }
 	for i := range groups {
 		v := groupView{desc: descs[i], offsets: offs[i].Offsets, invalid: offs[i].Invalid}
 		switch {
@@ -123,18 +117,25 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 		}
 		s.groups = append(s.groups, v)
 	}
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return tps[i].Topic < tps[j].Topic
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
 	progress("listing log offsets")
-	s.bounds, err = listBounds(ctx, cl, tps)
+	s.bounds, err = listBounds(ctx, cl, sortedPartitions(tps))
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// sortedPartitions returns tps without repeats, sorted by (topic,
+// partition): the order of every request and report.
+func sortedPartitions(tps []kafkaadmin.TopicPartition) []kafkaadmin.TopicPartition {
+	out := dedupe(tps)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Topic != out[j].Topic {
+			return out[i].Topic < out[j].Topic
+		}
+		return out[i].Partition < out[j].Partition
+	})
+	return out
 }
 
 // listBounds looks up log-start and log-end offsets of tps: two batched

@@ -89,7 +89,7 @@ type groupOutcome struct {
 // and returns each group's outcome, sorted by group id. The error is set
 // only when the cluster could not be asked at all.
 func deleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]groupOutcome, error) {
-	groups = dedupeStrings(groups)
+	groups = dedupe(groups)
 	if len(groups) == 0 {
 		return nil, nil
 	}
@@ -103,18 +103,6 @@ func deleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].group < out[j].group })
 	return out, nil
-}
-
-func dedupeStrings(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // kafkaCode returns the Kafka error code err carries, 0 when none.

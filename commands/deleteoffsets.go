@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
@@ -134,18 +133,12 @@ func deleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, spe
 	infos := map[string]kafkaadmin.TopicInfo{}
 	if len(whole) > 0 {
 		var err error
-		if infos, err = cl.Topics(ctx, dedupeStrings(whole)); err != nil {
+		if infos, err = cl.Topics(ctx, dedupe(whole)); err != nil {
 			return r, err
 		}
 	}
-	seen := map[kafkaadmin.TopicPartition]bool{}
 	var tps []kafkaadmin.TopicPartition
-	add := func(tp kafkaadmin.TopicPartition) {
-		if !seen[tp] {
-			seen[tp] = true
-			tps = append(tps, tp)
-		}
-	}
+	add := func(tp kafkaadmin.TopicPartition) { tps = append(tps, tp) }
 	badTopic := map[string]bool{}
 	for _, ts := range specs {
 		if ts.Partitions != nil {
@@ -166,12 +159,7 @@ func deleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, spe
 			add(kafkaadmin.TopicPartition{Topic: ts.Topic, Partition: p.Partition})
 		}
 	}
-	sort.Slice(tps, func(i, j int) bool {
-		if tps[i].Topic != tps[j].Topic {
-			return tps[i].Topic < tps[j].Topic
-		}
-		return tps[i].Partition < tps[j].Partition
-	})
+	tps = sortedPartitions(tps)
 	res, err := cl.DeleteOffsets(ctx, group, tps)
 	if err != nil {
 		var ke *kafkaadmin.KafkaError

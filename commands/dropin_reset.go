@@ -70,7 +70,7 @@ func (d *dropIn) resetOffsets() error {
 		}
 	}
 
-	names := dedupeStrings(groups)
+	names := dedupe(groups)
 	sort.Strings(names)
 	for _, g := range names {
 		if a, ok := active[g]; ok {

@@ -58,7 +58,7 @@ func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, e
 	if d.a.Has("all-groups") {
 		return allGroupIDs(ctx, cl)
 	}
-	return dedupeStrings(d.a.Values("group")), nil
+	return dedupe(d.a.Values("group")), nil
 }
 
 // validateRegex is --validate-regex: RE2 syntax (Go's regexp is RE2, as

@@ -112,12 +112,17 @@ func dial(parent context.Context, o kafkaadmin.ConnOptions) (*kafkaadmin.Client,
 // groupsFromArgs collects groups given as positional arguments and as
 // repeated --group flags, in order, without duplicates.
 func groupsFromArgs(c *cli.Context) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, g := range append(c.Args().Slice(), c.StringSlice("group")...) {
-		if !seen[g] {
-			seen[g] = true
-			out = append(out, g)
+	return dedupe(append(c.Args().Slice(), c.StringSlice("group")...))
+}
+
+// dedupe returns in without repeats, in first-seen order.
+func dedupe[T comparable](in []T) []T {
+	seen := make(map[T]bool, len(in))
+	var out []T
+	for _, v := range in {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	return out
