@@ -1,0 +1,9 @@
+// Package vocab is the vocabulary every layer of kcg shares: a partition's
+// name, the group types and states Kafka reports, the Kafka error codes kcg
+// meets with what each means to an operator, and the sentinel errors that
+// several layers test with errors.Is.
+//
+// It is a leaf: it imports nothing of kcg, so kafkaadmin, resetplan,
+// groupops, output, commands and dropin can all use it without an arrow
+// running back up.
+package vocab
