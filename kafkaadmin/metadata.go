@@ -7,18 +7,12 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// TopicPartition names one partition.
-type TopicPartition struct {
-	Topic     string
-	Partition int32
-}
-
-// String renders "topic/partition", kcg's way of naming a partition in
-// messages.
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s/%d", tp.Topic, tp.Partition) }
+// TopicPartition names one partition (vocab's, so every layer shares it).
+type TopicPartition = vocab.TopicPartition
 
 // Broker is one broker of the cluster.
 type Broker struct {

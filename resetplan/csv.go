@@ -44,7 +44,7 @@ func ExportCSV(p *Plan, layout CSVLayout) ([]byte, error) {
 	var b bytes.Buffer
 	for _, g := range groups {
 		ps := append([]Partition(nil), g.Partitions...)
-		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().less(ps[j].TP()) })
+		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().Compare(ps[j].TP()) < 0 })
 		for _, pt := range ps {
 			t, ok := pt.TargetOffset()
 			if !ok {

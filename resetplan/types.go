@@ -2,9 +2,10 @@ package resetplan
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"time"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // APIVersion is the plan file's schema version. Additive fields keep v1; a
@@ -14,28 +15,11 @@ const APIVersion = "kcg/v1"
 // Kind identifies a plan file among kcg's documents.
 const Kind = "OffsetResetPlan"
 
-// TopicPartition names one partition. Its String form is Kafka's "t-0",
-// which is what the Java tool prints in its messages.
-type TopicPartition struct {
-	Topic     string
-	Partition int32
-}
+// TopicPartition names one partition (vocab's, so every layer shares it).
+// Messages that mirror the Java tool name it with KafkaName ("t-0").
+type TopicPartition = vocab.TopicPartition
 
-// String returns "topic-partition", the form Kafka's messages use.
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
-
-// less orders partitions by topic, then partition number: the order of
-// every list kcg prints, so two runs diff cleanly.
-func (tp TopicPartition) less(o TopicPartition) bool {
-	if tp.Topic != o.Topic {
-		return tp.Topic < o.Topic
-	}
-	return tp.Partition < o.Partition
-}
-
-func sortTPs(tps []TopicPartition) {
-	sort.Slice(tps, func(i, j int) bool { return tps[i].less(tps[j]) })
-}
+func sortTPs(tps []TopicPartition) { vocab.SortPartitions(tps) }
 
 // Lookup is what planning needs from the cluster. The commands layer
 // implements it over kafkaadmin; tests use a fake. Build calls each method
@@ -293,7 +277,7 @@ func (p *Plan) normalize() {
 	sort.Slice(p.Groups, func(i, j int) bool { return p.Groups[i].Group < p.Groups[j].Group })
 	for gi := range p.Groups {
 		ps := p.Groups[gi].Partitions
-		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().less(ps[j].TP()) })
+		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().Compare(ps[j].TP()) < 0 })
 	}
 }
 

@@ -2,6 +2,7 @@ package vocab
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -79,4 +80,10 @@ func Describe(code Code) string {
 func JavaException(code Code) (text string, ok bool) {
 	i := codes[code]
 	return i.java, i.java != ""
+}
+
+// OneLine keeps a message on one line, as every message kcg prints must
+// be: newlines and runs of white space become one space.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

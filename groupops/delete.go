@@ -1,0 +1,131 @@
+package groupops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
+)
+
+// GroupDeletion is one group's result of a delete: nil Err when it was
+// deleted.
+type GroupDeletion struct {
+	Group string
+	Err   error
+}
+
+// DeleteGroups deletes groups (one DeleteGroups request per coordinator)
+// and returns each group's outcome, sorted by group id. The error is set
+// only when the cluster could not be asked at all.
+func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]GroupDeletion, error) {
+	groups = vocab.Dedupe(groups)
+	if len(groups) == 0 {
+		return nil, nil
+	}
+	res, err := cl.DeleteGroups(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GroupDeletion, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, GroupDeletion{Group: g, Err: res[g]})
+	}
+	slices.SortFunc(out, func(a, b GroupDeletion) int { return strings.Compare(a.Group, b.Group) })
+	return out, nil
+}
+
+// OffsetDeletion is the outcome of one OffsetDelete request.
+type OffsetDeletion struct {
+	Group string
+	// GroupErr is the group-level error (the group does not exist, is not
+	// empty, ...); nil when Kafka accepted the request.
+	GroupErr   error
+	Partitions []PartitionDeletion
+}
+
+// PartitionDeletion is one partition's outcome; Partition is nil for a
+// topic whose partitions could not be listed.
+type PartitionDeletion struct {
+	Topic     string
+	Partition *int32
+	Err       error
+}
+
+// Name is "topic/partition", or the topic alone.
+func (p PartitionDeletion) Name() string {
+	if p.Partition == nil {
+		return p.Topic
+	}
+	return fmt.Sprintf("%s/%d", p.Topic, *p.Partition)
+}
+
+// DeleteOffsets deletes group's committed offsets of the partitions specs
+// name: a topic without partitions means all of its partitions (looked up
+// in one Metadata request; a topic that does not exist gets an entry
+// without partition). The request is sent even when nothing is left to
+// delete, as the Java tool does, so a group that does not exist is still
+// reported. A partition without its own error inherits the group-level
+// one: nothing was deleted.
+func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
+	r := OffsetDeletion{Group: group}
+	var whole []string
+	for _, ts := range specs {
+		if ts.Partitions == nil {
+			whole = append(whole, ts.Topic)
+		}
+	}
+	infos := map[string]kafkaadmin.TopicInfo{}
+	if len(whole) > 0 {
+		var err error
+		if infos, err = cl.Topics(ctx, vocab.Dedupe(whole)); err != nil {
+			return r, err
+		}
+	}
+	var tps []TopicPartition
+	badTopic := map[string]bool{}
+	for _, ts := range specs {
+		if ts.Partitions != nil {
+			for _, p := range ts.Partitions {
+				tps = append(tps, TopicPartition{Topic: ts.Topic, Partition: p})
+			}
+			continue
+		}
+		info := infos[ts.Topic]
+		if info.Err != nil {
+			if !badTopic[ts.Topic] {
+				badTopic[ts.Topic] = true
+				r.Partitions = append(r.Partitions, PartitionDeletion{Topic: ts.Topic, Err: info.Err})
+			}
+			continue
+		}
+		for _, p := range info.Partitions {
+			tps = append(tps, TopicPartition{Topic: ts.Topic, Partition: p.Partition})
+		}
+	}
+	tps = vocab.SortedPartitions(tps)
+	res, err := cl.DeleteOffsets(ctx, group, tps)
+	if err != nil {
+		var ke *kafkaadmin.KafkaError
+		if !errors.As(err, &ke) {
+			return r, err
+		}
+		// A Kafka error for the group as a whole (e.g. not found) is an
+		// outcome, not a failure to ask.
+		res.Err = err
+	}
+	r.GroupErr = res.Err
+	for _, tp := range tps {
+		p := tp.Partition
+		pe := res.Partitions[tp]
+		if pe == nil && res.Err != nil {
+			pe = res.Err
+		}
+		r.Partitions = append(r.Partitions, PartitionDeletion{Topic: tp.Topic, Partition: &p, Err: pe})
+	}
+	return r, nil
+}

@@ -1,0 +1,198 @@
+package groupops
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/resetplan"
+)
+
+// Check is a plan compared with the live cluster: everything apply
+// re-checks before it writes, and what `kcg diff PLAN` reports.
+type Check struct {
+	Plan      *resetplan.Plan
+	ClusterID string
+	// ClusterMismatch: the plan was made against another cluster.
+	ClusterMismatch bool
+	// Active are the plan's groups that have members now, sorted.
+	Active []ActiveGroup
+	// Live are the committed offsets now, of every group in the plan.
+	Live resetplan.LiveOffsets
+	// Drift are partitions whose commit moved since planning.
+	Drift []resetplan.Drift
+	// OutOfRange are targets outside the live log, or partitions gone.
+	OutOfRange []RangeIssue
+	// Pending are the partitions whose live commit differs from the
+	// target: what apply would write now. Empty means "already applied".
+	Pending []PendingWrite
+	// Bounds are the live log bounds of the plan's partitions.
+	Bounds map[TopicPartition]LogBounds
+}
+
+// ActiveGroup is a group of the plan that has members now.
+type ActiveGroup struct {
+	Group   string
+	State   string
+	Members int
+}
+
+// RangeIssue is a target apply cannot write: outside the live log, or on
+// a partition whose bounds are unknown.
+type RangeIssue struct {
+	Group      string
+	TP         TopicPartition
+	Target     int64
+	Start, End *int64
+	Err        error
+}
+
+func (r RangeIssue) String() string {
+	if r.Err != nil {
+		return fmt.Sprintf("%s %s: %v", r.Group, r.TP, r.Err)
+	}
+	if r.Start == nil || r.End == nil {
+		return fmt.Sprintf("%s %s: the live log bounds are unknown", r.Group, r.TP)
+	}
+	return fmt.Sprintf("%s %s: target %d is outside the live log [%d, %d]", r.Group, r.TP, r.Target, *r.Start, *r.End)
+}
+
+// PendingWrite is one write apply would make now.
+type PendingWrite struct {
+	Group string
+	TP    TopicPartition
+	From  *int64
+	To    *int64 // nil: delete the offset
+}
+
+// Ready reports whether apply may proceed without --force.
+func (c *Check) Ready() bool {
+	return !c.ClusterMismatch && len(c.Active) == 0 && len(c.Drift) == 0 && len(c.OutOfRange) == 0
+}
+
+// AlreadyApplied reports whether every target equals the live offset on
+// the plan's own cluster: re-running apply would write nothing.
+func (c *Check) AlreadyApplied() bool { return !c.ClusterMismatch && len(c.Pending) == 0 }
+
+// RefusedError is a precondition that refused an operation; nothing was
+// written. The exit-code mapping turns it into 3.
+type RefusedError struct {
+	Reasons []string
+}
+
+func (e *RefusedError) Error() string {
+	return "refusing to apply: " + strings.Join(e.Reasons, "; ") + "; nothing was written"
+}
+
+// Refusal returns why apply must not run (a *RefusedError), or nil. With
+// force, drift is no reason; it is returned in warnings instead.
+func (c *Check) Refusal(force bool) (warnings []string, err error) {
+	var reasons []string
+	if c.ClusterMismatch {
+		reasons = append(reasons, fmt.Sprintf("the plan is for cluster %s, this is cluster %s", c.Plan.Cluster.ID, c.ClusterID))
+	}
+	for _, a := range c.Active {
+		reasons = append(reasons, fmt.Sprintf("group %s has %d active members (state %s): stop its consumers first", a.Group, a.Members, a.State))
+	}
+	if len(c.Drift) > 0 {
+		ds := make([]string, 0, len(c.Drift))
+		for _, d := range c.Drift {
+			ds = append(ds, d.String())
+		}
+		if force {
+			warnings = append(warnings, "--force: applying although offsets moved since planning: "+strings.Join(ds, "; "))
+		} else {
+			reasons = append(reasons, "the plan is stale: "+strings.Join(ds, "; ")+" (re-plan, or --force)")
+		}
+	}
+	for _, r := range c.OutOfRange {
+		reasons = append(reasons, r.String())
+	}
+	if len(reasons) == 0 {
+		return warnings, nil
+	}
+	return warnings, &RefusedError{Reasons: reasons}
+}
+
+// Preflight reads the live state of every group and partition of plan in a
+// bounded number of request phases (describe, offset fetch, two
+// ListOffsets) and compares.
+func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan) (*Check, error) {
+	info, err := cl.Cluster(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &Check{Plan: plan, ClusterID: info.ClusterID, ClusterMismatch: info.ClusterID != plan.Cluster.ID, Live: resetplan.LiveOffsets{}}
+	groups := make([]string, 0, len(plan.Groups))
+	var tps []TopicPartition
+	for _, g := range plan.Groups {
+		groups = append(groups, g.Group)
+		for _, pt := range g.Partitions {
+			tps = append(tps, pt.TP())
+		}
+	}
+	if len(groups) == 0 {
+		return c, nil
+	}
+	gs, err := ReadGroups(ctx, cl, groups)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range gs {
+		if g.Err != nil {
+			return nil, fmt.Errorf("group %s: %w", g.Name(), g.Err)
+		}
+		if g.Desc.HasMembers() {
+			c.Active = append(c.Active, ActiveGroup{Group: g.Name(), State: g.Desc.State, Members: len(g.Desc.Members)})
+		}
+		m := make(map[TopicPartition]int64, len(g.Offsets))
+		for tp, off := range g.Offsets {
+			m[tp] = off.Offset
+		}
+		c.Live[g.Name()] = m
+	}
+	c.Drift = resetplan.FindDrift(plan, c.Live)
+	if c.Bounds, err = ListBounds(ctx, cl, tps); err != nil {
+		return nil, err
+	}
+	for _, g := range plan.Groups {
+		for _, pt := range g.Partitions {
+			c.checkPartition(g.Group, pt)
+		}
+	}
+	slices.SortFunc(c.Active, func(a, b ActiveGroup) int { return strings.Compare(a.Group, b.Group) })
+	return c, nil
+}
+
+// checkPartition records whether pt's target lies in the live log and
+// whether apply would write it.
+func (c *Check) checkPartition(group string, pt resetplan.Partition) {
+	tp := pt.TP()
+	from := c.LiveOffset(group, tp)
+	target, hasTarget := pt.TargetOffset()
+	if hasTarget {
+		b := c.Bounds[tp]
+		switch {
+		case b.Err != nil || b.Start == nil || b.End == nil:
+			c.OutOfRange = append(c.OutOfRange, RangeIssue{Group: group, TP: tp, Target: target, Err: b.Err})
+		case target < *b.Start || target > *b.End:
+			c.OutOfRange = append(c.OutOfRange, RangeIssue{Group: group, TP: tp, Target: target, Start: b.Start, End: b.End})
+		}
+	}
+	switch {
+	case hasTarget && (from == nil || *from != target):
+		c.Pending = append(c.Pending, PendingWrite{Group: group, TP: tp, From: from, To: &target})
+	case !hasTarget && from != nil:
+		c.Pending = append(c.Pending, PendingWrite{Group: group, TP: tp, From: from})
+	}
+}
+
+// LiveOffset is group's committed offset of tp now; nil when it has none.
+func (c *Check) LiveOffset(group string, tp TopicPartition) *int64 {
+	if v, ok := c.Live[group][tp]; ok {
+		return &v
+	}
+	return nil
+}

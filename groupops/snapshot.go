@@ -1,0 +1,187 @@
+package groupops
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
+)
+
+// TopicPartition is the shared partition name.
+type TopicPartition = vocab.TopicPartition
+
+// Group is everything one describe phase and one offset-fetch phase learn
+// about a group.
+type Group struct {
+	Desc    kafkaadmin.GroupDescription
+	Offsets map[TopicPartition]kafkaadmin.CommittedOffset
+	// Invalid are partitions listed with a committed offset of -1: shown
+	// without a committed offset, as the Java tool shows them.
+	Invalid []TopicPartition
+	// Err is set when the group could not be described or its offsets
+	// fetched.
+	Err error
+}
+
+// Name is the group id.
+func (g Group) Name() string { return g.Desc.Group }
+
+// Partitions are every partition the group is assigned or has committed,
+// unsorted and possibly repeated.
+func (g Group) Partitions() []TopicPartition {
+	var tps []TopicPartition
+	for tp := range g.Offsets {
+		tps = append(tps, tp)
+	}
+	tps = append(tps, g.Invalid...)
+	for _, m := range g.Desc.Members {
+		for _, a := range m.Assignment {
+			for _, p := range a.Partitions {
+				tps = append(tps, TopicPartition{Topic: a.Topic, Partition: p})
+			}
+		}
+	}
+	return tps
+}
+
+// LogBounds are a partition's log-start and log-end offsets; a nil bound is
+// unknown (the partition has no leader, or the lookup failed).
+type LogBounds struct {
+	Start, End *int64
+	Err        error
+}
+
+// Snapshot is the state of several groups and the partitions they touch.
+type Snapshot struct {
+	Cluster kafkaadmin.ClusterInfo
+	Groups  []Group // in the order asked
+	Bounds  map[TopicPartition]LogBounds
+}
+
+// ReadGroups describes groups and fetches their committed offsets: one
+// DescribeGroups/ConsumerGroupDescribe phase and one OffsetFetch phase
+// (multi-group where the broker supports it), whatever the number of
+// groups. A group that fails has Err set; the others are still returned.
+func ReadGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]Group, error) {
+	descs, err := cl.DescribeGroups(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	offs, err := cl.FetchOffsets(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Group, len(groups))
+	for i := range groups {
+		g := Group{Desc: descs[i], Offsets: offs[i].Offsets, Invalid: offs[i].Invalid}
+		switch {
+		case descs[i].Err != nil:
+			g.Err = descs[i].Err
+		case offs[i].Err != nil:
+			g.Err = offs[i].Err
+		}
+		if g.Desc.Group == "" {
+			g.Desc.Group = groups[i]
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+// TakeSnapshot is ReadGroups plus the log bounds of every partition the
+// groups are assigned or have committed: what describe shows. progress is
+// told each phase as it starts.
+func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string)) (*Snapshot, error) {
+	info, err := cl.Cluster(ctx)
+	if err != nil {
+		return nil, err
+	}
+	progress("describing groups")
+	gs, err := ReadGroups(ctx, cl, groups)
+	if err != nil {
+		return nil, err
+	}
+	var tps []TopicPartition
+	for _, g := range gs {
+		tps = append(tps, g.Partitions()...)
+	}
+	progress("listing log offsets")
+	bounds, err := ListBounds(ctx, cl, vocab.SortedPartitions(tps))
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{Cluster: info, Groups: gs, Bounds: bounds}, nil
+}
+
+// ListBounds looks up log-start and log-end offsets of tps: two batched
+// ListOffsets phases (one request per partition leader each).
+func ListBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition) (map[TopicPartition]LogBounds, error) {
+	out := make(map[TopicPartition]LogBounds, len(tps))
+	if len(tps) == 0 {
+		return out, nil
+	}
+	ends, err := cl.ListOffsets(ctx, tps, kafkaadmin.Latest)
+	if err != nil {
+		return nil, err
+	}
+	// A partition whose log end could not be read (no leader, gone) is not
+	// asked again for its start: that would only wait out the same retries
+	// a second time.
+	answered := make([]TopicPartition, 0, len(tps))
+	for _, tp := range tps {
+		if ends[tp].Err == nil {
+			answered = append(answered, tp)
+		}
+	}
+	starts, err := cl.ListOffsets(ctx, answered, kafkaadmin.Earliest)
+	if err != nil {
+		return nil, err
+	}
+	for _, tp := range tps {
+		var b LogBounds
+		if e := ends[tp]; e.Err == nil {
+			v := e.Offset
+			b.End = &v
+		} else {
+			b.Err = e.Err
+		}
+		if st, ok := starts[tp]; ok && st.Err == nil {
+			v := st.Offset
+			b.Start = &v
+		} else if b.Err == nil {
+			b.Err = st.Err
+		}
+		out[tp] = b
+	}
+	return out, nil
+}
+
+// PlanInputs are the plan-time view of groups: type, state, members and
+// committed offsets. A group that could not be read fails the whole plan:
+// a plan must not silently leave out a group the operator named.
+func PlanInputs(gs []Group) ([]resetplan.GroupSnapshot, error) {
+	out := make([]resetplan.GroupSnapshot, 0, len(gs))
+	for _, g := range gs {
+		if g.Err != nil {
+			return nil, fmt.Errorf("group %s: %w", g.Name(), g.Err)
+		}
+		d := g.Desc
+		snap := resetplan.GroupSnapshot{Group: d.Group, Type: d.Type, State: d.State, Members: len(d.Members), Committed: map[TopicPartition]int64{}}
+		if !d.Exists {
+			// A group that does not exist yet can be planned: apply
+			// creates its offsets, as the Java tool's --execute does.
+			snap.State = vocab.StateDead
+			if snap.Type == "" {
+				snap.Type = vocab.TypeClassic
+			}
+		}
+		for tp, c := range g.Offsets {
+			snap.Committed[tp] = c.Offset
+		}
+		snap.Uncommitted = append(snap.Uncommitted, g.Invalid...)
+		out = append(out, snap)
+	}
+	return out, nil
+}

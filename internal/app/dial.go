@@ -1,0 +1,52 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+)
+
+// DefaultTimeout is the whole-command deadline when --timeout is not
+// given (the Java tool's default since Kafka 4.1).
+const DefaultTimeout = 30 * time.Second
+
+// ParseTimeout accepts a Go duration or, as the Java tool does, a number
+// of milliseconds.
+func ParseTimeout(s string) (time.Duration, error) {
+	if s == "" {
+		return DefaultTimeout, nil
+	}
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if ms <= 0 {
+			return 0, Usagef("--timeout must be positive, got %q", s)
+		}
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, Usagef("--timeout: %q is not a duration (30s, 2m) or a number of milliseconds", s)
+	}
+	return d, nil
+}
+
+// Dial resolves o and returns a client and a context bounded by o.Timeout
+// (DefaultTimeout when unset). The caller calls done, which cancels and
+// closes.
+func Dial(parent context.Context, o kafkaadmin.ConnOptions) (cl *kafkaadmin.Client, ctx context.Context, done func(), err error) {
+	cfg, err := o.Resolve()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cl, err = kafkaadmin.New(cfg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	return cl, ctx, func() { cancel(); cl.Close() }, nil
+}

@@ -1,0 +1,103 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/kafkaadmin"
+)
+
+// Exit codes (docs/exit-codes.md).
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitDiff        = 2
+	ExitRefused     = 3
+	ExitPartial     = 4
+	ExitUsage       = 64
+	ExitBadInput    = 65
+	ExitInterrupted = 130
+)
+
+// ExitError carries an exit code with the error that caused it. A silent
+// one prints nothing (the command already reported, e.g. a diff).
+type exitError struct {
+	code   int
+	err    error
+	silent bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// WithCode gives err the exit code code.
+func WithCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// Usagef is a usage error (exit 64): unknown flag, missing or conflicting
+// options.
+func Usagef(format string, a ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
+}
+
+// BadInput is bad input data (exit 65): a malformed plan, CSV or config.
+func BadInput(err error) error { return &exitError{code: ExitBadInput, err: err} }
+
+// Refused is a precondition that refused the operation (exit 3); nothing
+// was written.
+func Refused(err error) error { return &exitError{code: ExitRefused, err: err} }
+
+// Silent ends the command with code and no further message.
+func Silent(code int) error { return &exitError{code: code, silent: true} }
+
+// ExitCode maps an error to kcg's exit code. It is the one place that
+// decides codes.
+func ExitCode(ctx context.Context, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var re *groupops.RefusedError
+	if errors.As(err, &re) {
+		return ExitRefused
+	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return ExitInterrupted
+	}
+	if errors.Is(err, kafkaadmin.ErrNoBootstrap) {
+		return ExitUsage
+	}
+	var ce *kafkaadmin.ConfigError
+	if errors.As(err, &ce) {
+		// Flag misuse is a usage error; a bad --command-config file or key
+		// material is bad input.
+		if ce.Kind == kafkaadmin.ConfigErrorUsage {
+			return ExitUsage
+		}
+		return ExitBadInput
+	}
+	return ExitError
+}
+
+// IsSilent reports whether err has been reported already.
+func IsSilent(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.silent
+}
+
+// OneLine keeps an error on one line, as every error of kcg must be.
+func OneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
