@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/kcg-dev/kcg/commands"
+	"github.com/kcg-dev/kcg/internal/app"
 )
 
 // Set by the release build (goreleaser ldflags).
@@ -20,7 +21,7 @@ var (
 )
 
 func main() {
-	commands.BuildVersion, commands.BuildCommit, commands.BuildDate = version, commit, date
+	app.BuildVersion, app.BuildCommit, app.BuildDate = version, commit, date
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := commands.Run(ctx, os.Args, commands.StdStreams())
 	stop()

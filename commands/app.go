@@ -1,31 +1,29 @@
-// Package commands is kcg's command-line layer: one file per command, each
-// parsing its flags into an options struct, validating them, calling the
-// domain (resetplan, kafkaadmin) and handing the result to output.
+// Package commands is kcg's own command line: one file per command, each
+// with an options struct, a function that fills it from the flags and
+// validates it, and a run function that calls the operations (groupops)
+// and hands a document to output.
 //
 // Run is the entry point. It returns an exit code instead of exiting, so
-// tests drive the real application with buffers.
+// tests drive the real application with buffers. Called with the Java
+// tool's command line, it hands over to dropin.
 package commands
 
 import (
 	"context"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
 
+	"github.com/kcg-dev/kcg/dropin"
+	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
-// Streams is the application's IO. Nothing in kcg writes to os.Stdout or
-// os.Stderr directly.
-type Streams struct {
-	In  io.Reader
-	Out io.Writer
-	Err io.Writer
-	// ErrTTY is true when Err is a terminal: long operations show progress
-	// there.
-	ErrTTY bool
-}
+// Streams is the application's IO (app.Streams).
+type Streams = app.Streams
+
+// StdStreams returns the process's standard streams.
+func StdStreams() Streams { return app.StdStreams() }
 
 // Run executes kcg with args (args[0] is the program name) and returns the
 // exit code.
@@ -33,56 +31,33 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	if len(args) == 0 {
 		args = []string{"kcg"}
 	}
-	if isDropIn(args) {
-		return runDropIn(ctx, args, s)
+	if dropin.Called(args) {
+		return dropin.Run(ctx, args, s)
 	}
-	app := newApp(s)
+	cliApp := newApp(s)
 	if len(args) > 1 && args[1] == "help" {
 		args = append([]string{args[0], "--help"}, args[2:]...)
 	}
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && cliApp.Command(args[1]) == nil {
 		fmt.Fprintf(s.Err, "kcg: unknown command %q (see 'kcg --help')\n", args[1])
-		return ExitUsage
+		return app.ExitUsage
 	}
-	args = normalizeArgs(app, args)
-	err := app.RunContext(ctx, args)
+	args = normalizeArgs(cliApp, args)
+	err := cliApp.RunContext(ctx, args)
 	if err == nil {
-		return ExitOK
+		return app.ExitOK
 	}
-	if !isSilent(err) {
-		fmt.Fprintf(s.Err, "kcg: %s\n", oneLine(err.Error()))
+	if !app.IsSilent(err) {
+		fmt.Fprintf(s.Err, "kcg: %s\n", vocab.OneLine(err.Error()))
 	}
-	return exitCodeOf(ctx, err)
-}
-
-// oneLine keeps an error on one line, as every error of kcg must be.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
-}
-
-// isDropIn reports whether kcg was called with the Java tool's command
-// line: as kafka-consumer-groups(.sh), or with an option first.
-func isDropIn(args []string) bool {
-	base := filepath.Base(args[0])
-	if base == "kafka-consumer-groups" || base == "kafka-consumer-groups.sh" {
-		return true
-	}
-	if len(args) < 2 {
-		return false
-	}
-	first := args[1]
-	if first == "-h" || first == "--help" || first == "-v" {
-		return false
-	}
-	return strings.HasPrefix(first, "--")
+	return app.ExitCode(ctx, err)
 }
 
 func newApp(s Streams) *cli.App {
 	app := &cli.App{
 		Name:                 "kcg",
 		Usage:                "Kafka consumer groups: describe lag, plan and apply offset resets safely",
-		Version:              Version(),
+		Version:              app.Version(),
 		Reader:               s.In,
 		Writer:               s.Out,
 		ErrWriter:            s.Err,
@@ -108,7 +83,7 @@ func newApp(s Streams) *cli.App {
 // onUsageError keeps usage errors off stdout (scripts parse stdout) and
 // gives them exit 64.
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	return usageErrorf("%s (see 'kcg %s --help')", err, c.Command.Name)
+	return app.Usagef("%s (see 'kcg %s --help')", err, c.Command.Name)
 }
 
 func walk(cmds []*cli.Command, fn func(*cli.Command)) {
@@ -223,7 +198,7 @@ func isNumber(s string) bool {
 // noArgs refuses stray positional arguments for commands that take none.
 func noArgs(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return usageErrorf("unexpected argument %q", c.Args().First())
+		return app.Usagef("unexpected argument %q", c.Args().First())
 	}
 	return nil
 }
@@ -238,5 +213,5 @@ func Markdown() (string, error) {
 		return "", err
 	}
 	header := "<!-- Generated from the CLI by `go test ./commands -run TestCommandReference -update`; do not edit. -->\n\n"
-	return header + md + dropInMarkdown, nil
+	return header + md + dropin.Markdown, nil
 }

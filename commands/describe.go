@@ -2,27 +2,22 @@ package commands
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
-// describeView is the table a describe prints (JSON and YAML carry all).
-type describeView int
-
-const (
-	viewOffsets describeView = iota
-	viewMembers
-	viewState
-)
-
 type describeOptions struct {
-	groups    []string
-	allGroups bool
-	view      describeView
-	verbose   bool
-	topics    []string
-	format    output.Format
+	scope   groupScope
+	view    output.View
+	verbose bool
+	topics  []string
+	format  output.Format
 }
 
 func describeCommand(s Streams) *cli.Command {
@@ -55,35 +50,30 @@ func describeCommand(s Streams) *cli.Command {
 }
 
 func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
-	o := describeOptions{verbose: c.Bool("verbose"), topics: c.StringSlice("topic")}
+	o := describeOptions{verbose: c.Bool("verbose"), topics: c.StringSlice("topic"), view: output.ViewOffsets}
 	var err error
-	if o.groups, o.allGroups, err = groupScope(c); err != nil {
+	if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
 	}
 	n := 0
-	o.view = viewOffsets
 	for _, v := range []struct {
 		flag string
-		view describeView
-	}{{"offsets", viewOffsets}, {"members", viewMembers}, {"state", viewState}} {
+		view output.View
+	}{{"offsets", output.ViewOffsets}, {"members", output.ViewMembers}, {"state", output.ViewState}} {
 		if c.Bool(v.flag) {
 			n++
 			o.view = v.view
 		}
 	}
 	if n > 1 {
-		return o, usageErrorf("--offsets, --members and --state are different views: give at most one")
+		return o, app.Usagef("--offsets, --members and --state are different views: give at most one")
 	}
-	f, err := output.ParseFormat(c.String("output"))
-	if err != nil {
-		return o, usageErrorf("%s", err)
-	}
-	o.format = f
-	return o, nil
+	o.format, err = formatFrom(c)
+	return o, err
 }
 
 func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
-	cl, ctx, done, err := connectOrSandbox(c, s)
+	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return err
 	}
@@ -91,68 +81,44 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	progress := newProgress(s)
 	defer progress.done()
 
-	groups := o.groups
-	if o.allGroups {
-		progress.say("listing groups")
-		if groups, err = allGroupIDs(ctx, cl); err != nil {
-			return err
-		}
+	progress.say("listing groups")
+	groups, err := o.scope.resolve(ctx, cl)
+	if err != nil {
+		return err
 	}
-	snap, err := takeSnapshot(ctx, cl, groups, progress.say)
+	snap, err := groupops.TakeSnapshot(ctx, cl, groups, progress.say)
 	if err != nil {
 		return err
 	}
 	progress.done()
-	var filter map[string]bool
-	if len(o.topics) > 0 {
-		filter = map[string]bool{}
-		for _, t := range o.topics {
-			filter[t] = true
-		}
-	}
-	doc := describeDoc(snap, filter)
-	doc.Sort()
+	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
 	failed := 0
-	for _, g := range doc.Groups {
+	for _, g := range sortedByName(snap.Groups) {
 		switch {
-		case g.Error != nil && *g.Error == "the group does not exist":
-			fmt.Fprintf(s.Err, "Error: Consumer group '%s' does not exist.\n", g.Group)
+		case g.Err != nil:
+			fmt.Fprintf(s.Err, "kcg: group %s: %s\n", g.Name(), vocab.OneLine(g.Err.Error()))
 			failed++
-		case g.Error != nil:
-			fmt.Fprintf(s.Err, "kcg: group %s: %s\n", g.Group, *g.Error)
+		case !g.Desc.Exists:
+			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name()))
 			failed++
-		case o.format == output.FormatTable && g.State != nil && *g.State == "Empty":
-			fmt.Fprintf(s.Err, "Consumer group '%s' has no active members.\n", g.Group)
-		case o.format == output.FormatTable && g.State != nil && isRebalancing(*g.State):
-			fmt.Fprintf(s.Err, "Warning: Consumer group '%s' is rebalancing.\n", g.Group)
+		case o.format == output.FormatTable:
+			// kcg sends every notice to stderr, so stdout holds only data.
+			if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
+				fmt.Fprintln(s.Err, n.Text)
+			}
 		}
 	}
-	if o.format == output.FormatTable {
-		switch o.view {
-		case viewMembers:
-			err = output.WriteMembersTable(s.Out, doc, o.verbose)
-		case viewState:
-			err = output.WriteStateTable(s.Out, doc, o.verbose)
-		default:
-			err = output.WriteOffsetsTable(s.Out, doc, o.verbose)
-		}
-	} else {
-		err = output.WriteDocument(s.Out, o.format, doc)
-	}
-	if err != nil {
+	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose}); err != nil {
 		return err
 	}
 	if failed > 0 {
-		return silentExit(ExitError)
+		return app.Silent(app.ExitError)
 	}
 	return nil
 }
 
-func isRebalancing(state string) bool {
-	switch state {
-	case "PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling":
-		return true
-	}
-	return false
+// sortedByName is gs in group-id order, the order of every report.
+func sortedByName(gs []groupops.Group) []groupops.Group {
+	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.Group) int { return strings.Compare(a.Name(), b.Name()) })
 }

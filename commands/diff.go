@@ -1,10 +1,18 @@
 package commands
 
 import (
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
 )
+
+type diffOptions struct {
+	// paths: one plan (against the live cluster) or two plans.
+	paths  []string
+	format output.Format
+}
 
 func diffCommand(s Streams) *cli.Command {
 	return &cli.Command{
@@ -18,71 +26,51 @@ func diffCommand(s Streams) *cli.Command {
 			"members — and the writes apply would make now.",
 		Flags: append([]cli.Flag{outputFlag("table", "json", "yaml")}, connectionFlags()...),
 		Action: func(c *cli.Context) error {
-			f, err := output.ParseFormat(c.String("output"))
+			o, err := diffOptionsFrom(c)
 			if err != nil {
-				return usageErrorf("%s", err)
+				return err
 			}
-			switch c.Args().Len() {
-			case 1:
-				return diffLive(c, s, f, c.Args().Get(0))
-			case 2:
-				return diffPlans(s, f, c.Args().Get(0), c.Args().Get(1))
+			if len(o.paths) == 2 {
+				return diffPlans(s, o)
 			}
-			return usageErrorf("diff takes one plan (against the live cluster) or two plans")
+			return diffLive(c, s, o)
 		},
 	}
 }
 
-func diffPlans(s Streams, f output.Format, pathA, pathB string) error {
-	a, err := readPlan(s, pathA)
+func diffOptionsFrom(c *cli.Context) (diffOptions, error) {
+	o := diffOptions{paths: c.Args().Slice()}
+	var err error
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
+	if n := len(o.paths); n != 1 && n != 2 {
+		return o, app.Usagef("diff takes one plan (against the live cluster) or two plans")
+	}
+	return o, nil
+}
+
+func diffPlans(s Streams, o diffOptions) error {
+	a, err := readPlan(s, o.paths[0])
 	if err != nil {
 		return err
 	}
-	b, err := readPlan(s, pathB)
+	b, err := readPlan(s, o.paths[1])
 	if err != nil {
 		return err
 	}
-	d := resetplan.Diff(a, b)
-	doc := output.PlanDiff{APIVersion: output.APIVersion, Kind: output.KindPlanDiff, A: pathA, B: pathB, Equal: d.Empty()}
-	for _, v := range d.Plan {
-		doc.Plan = append(doc.Plan, output.FieldChange{Field: v.Field, Before: v.Before, After: v.After})
-	}
-	for _, g := range d.Groups {
-		gd := output.GroupDiff{Group: g.Group, Change: string(g.Kind)}
-		for _, v := range g.Fields {
-			gd.Fields = append(gd.Fields, output.FieldChange{Field: v.Field, Before: v.Before, After: v.After})
-		}
-		doc.Groups = append(doc.Groups, gd)
-	}
-	for _, p := range d.Partitions {
-		doc.Partitions = append(doc.Partitions, output.PartitionDiff{
-			Group: p.Group, Topic: p.Topic, Partition: p.Partition, Change: string(p.Kind),
-			Fields: p.Fields, Before: planPartition(p.Before), After: planPartition(p.After),
-		})
-	}
-	if f == output.FormatTable {
-		err = output.WritePlanDiffTable(s.Out, doc)
-	} else {
-		err = output.WriteDocument(s.Out, f, doc)
-	}
-	if err != nil {
+	doc := output.NewPlanDiff(o.paths[0], o.paths[1], resetplan.Diff(a, b))
+	if err := output.Write(s.Out, o.format, doc); err != nil {
 		return err
 	}
 	if !doc.Equal {
-		return silentExit(ExitDiff)
+		return app.Silent(app.ExitDiff)
 	}
 	return nil
 }
 
-func planPartition(p *resetplan.Partition) *output.PlanPartition {
-	if p == nil {
-		return nil
-	}
-	return &output.PlanPartition{Current: p.Current, Target: p.Target, LogStart: p.LogStart, LogEnd: p.LogEnd, Reason: string(p.Reason)}
-}
-
-func diffLive(c *cli.Context, s Streams, f output.Format, path string) error {
-	plan, err := readPlan(s, path)
+func diffLive(c *cli.Context, s Streams, o diffOptions) error {
+	plan, err := readPlan(s, o.paths[0])
 	if err != nil {
 		return err
 	}
@@ -91,42 +79,16 @@ func diffLive(c *cli.Context, s Streams, f output.Format, path string) error {
 		return err
 	}
 	defer done()
-	pf, err := runPreflight(ctx, cl, plan)
+	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return err
 	}
-	doc := output.PlanStatus{
-		APIVersion: output.APIVersion, Kind: output.KindPlanStatus, Plan: path, Digest: resetplan.Digest(plan),
-		PlanClusterID: plan.Cluster.ID, ClusterID: pf.clusterID, Ready: pf.ok(), AlreadyApplied: len(pf.pending) == 0,
-	}
-	for _, a := range pf.active {
-		doc.ActiveGroups = append(doc.ActiveGroups, output.ActiveGroup{Group: a.Group, State: a.State, Members: a.Members})
-	}
-	for _, d := range pf.drift {
-		doc.Drift = append(doc.Drift, output.DriftEntry{Group: d.Group, Topic: d.Topic, Partition: d.Partition, Planned: d.Planned, Live: d.Live})
-	}
-	for _, r := range pf.outOfRange {
-		e := output.RangeEntry{Group: r.Group, Topic: r.TP.Topic, Partition: r.TP.Partition, Target: r.Target, LogStart: r.Start, LogEnd: r.End}
-		if r.Err != nil {
-			msg := oneLine(r.Err.Error())
-			e.Error = &msg
-		}
-		doc.OutOfRange = append(doc.OutOfRange, e)
-	}
-	for _, p := range pf.pending {
-		doc.WouldWrite = append(doc.WouldWrite, output.PendingEntry{Group: p.Group, Topic: p.TP.Topic, Partition: p.TP.Partition, From: p.From, To: p.To})
-	}
-	if f == output.FormatTable {
-		err = output.WritePlanStatusTable(s.Out, doc)
-	} else {
-		err = output.WriteDocument(s.Out, f, doc)
-	}
-	if err != nil {
+	if err := output.Write(s.Out, o.format, output.NewPlanStatusOf(o.paths[0], resetplan.Digest(plan), check)); err != nil {
 		return err
 	}
 	// "No difference" means apply would run exactly as reviewed.
-	if !doc.Ready {
-		return silentExit(ExitDiff)
+	if !check.Ready() {
+		return app.Silent(app.ExitDiff)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kcg-dev/kcg/commands"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
@@ -79,7 +80,7 @@ func TestDropInProgramName(t *testing.T) {
 		if r := run(name, "--help"); r.code != 0 || !strings.HasPrefix(r.stderr, intro) || !strings.Contains(r.stderr, "--validate-regex <String: regex>") {
 			t.Fatalf("%s --help: exit %d\n%s", name, r.code, r.stderr)
 		}
-		if r := run(name, "--version"); r.code != 0 || strings.TrimSpace(r.stdout) != commands.Version() {
+		if r := run(name, "--version"); r.code != 0 || strings.TrimSpace(r.stdout) != app.Version() {
 			t.Fatalf("%s --version: exit %d %q", name, r.code, r.stdout)
 		}
 	}

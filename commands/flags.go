@@ -2,17 +2,16 @@ package commands
 
 import (
 	"context"
-	"fmt"
-	"strconv"
+	"errors"
 	"strings"
-	"time"
 
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
-
-// defaultTimeout is the whole-command deadline when --timeout is not given.
-const defaultTimeout = 30 * time.Second
 
 // connectionFlags are on every command that talks to Kafka (leaf commands,
 // so they can be typed anywhere after the command name).
@@ -29,40 +28,30 @@ func connectionFlags() []cli.Flag {
 		&cli.StringFlag{Name: "tls-key-file", Usage: "PEM client key (mutual TLS)"},
 		&cli.StringFlag{Name: "tls-server-name", Usage: "server name to verify instead of the broker host"},
 		&cli.BoolFlag{Name: "tls-insecure-skip-verify", Usage: "do not verify broker certificates (unsafe; for tests only)"},
-		timeoutFlag(),
+		&cli.StringFlag{Name: "timeout", Value: "30s", Usage: "deadline for the whole command: a duration (30s, 2m) or milliseconds"},
 	}
-}
-
-func timeoutFlag() cli.Flag {
-	return &cli.StringFlag{Name: "timeout", Value: "30s", Usage: "deadline for the whole command: a duration (30s, 2m) or milliseconds"}
 }
 
 func outputFlag(formats ...string) cli.Flag {
 	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: formats[0], Usage: "output format: " + strings.Join(formats, ", ")}
 }
 
-// parseTimeout accepts a Go duration or, as the Java tool does, a number
-// of milliseconds.
-func parseTimeout(s string) (time.Duration, error) {
-	if s == "" {
-		return defaultTimeout, nil
+func groupFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "group", Aliases: []string{"g"}, Usage: "group id (repeatable; groups may also be given as arguments)"}
+}
+
+// formatFrom reads -o as a document format; a bad value is a usage error.
+func formatFrom(c *cli.Context) (output.Format, error) {
+	f, err := output.ParseFormat(c.String("output"))
+	if err != nil {
+		return f, app.Usagef("%s", err)
 	}
-	if ms, err := strconv.ParseInt(s, 10, 64); err == nil {
-		if ms <= 0 {
-			return 0, usageErrorf("--timeout must be positive, got %q", s)
-		}
-		return time.Duration(ms) * time.Millisecond, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, usageErrorf("--timeout: %q is not a duration (30s, 2m) or a number of milliseconds", s)
-	}
-	return d, nil
+	return f, nil
 }
 
 // connOptions gathers the connection flags.
 func connOptions(c *cli.Context) (kafkaadmin.ConnOptions, error) {
-	t, err := parseTimeout(c.String("timeout"))
+	t, err := app.ParseTimeout(c.String("timeout"))
 	if err != nil {
 		return kafkaadmin.ConnOptions{}, err
 	}
@@ -83,66 +72,45 @@ func connOptions(c *cli.Context) (kafkaadmin.ConnOptions, error) {
 }
 
 // connect resolves the connection flags and returns a client and a context
-// bounded by --timeout. The caller closes the client and cancels.
-func connect(c *cli.Context) (*kafkaadmin.Client, context.Context, context.CancelFunc, error) {
+// bounded by --timeout; the caller calls done.
+func connect(c *cli.Context) (*kafkaadmin.Client, context.Context, func(), error) {
 	o, err := connOptions(c)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return dial(c.Context, o)
-}
-
-func dial(parent context.Context, o kafkaadmin.ConnOptions) (*kafkaadmin.Client, context.Context, context.CancelFunc, error) {
-	cfg, err := o.Resolve()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	cl, err := kafkaadmin.New(cfg)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	timeout := o.Timeout
-	if timeout <= 0 {
-		timeout = defaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(parent, timeout)
-	return cl, ctx, func() { cancel(); cl.Close() }, nil
+	return app.Dial(c.Context, o)
 }
 
 // groupsFromArgs collects groups given as positional arguments and as
 // repeated --group flags, in order, without duplicates.
 func groupsFromArgs(c *cli.Context) []string {
-	return dedupe(append(c.Args().Slice(), c.StringSlice("group")...))
+	return vocab.Dedupe(append(c.Args().Slice(), c.StringSlice("group")...))
 }
 
-// dedupe returns in without repeats, in first-seen order.
-func dedupe[T comparable](in []T) []T {
-	seen := make(map[T]bool, len(in))
-	var out []T
-	for _, v := range in {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
+var errNoGroups = errors.New("no groups given: name groups or use --all-groups")
+
+// groupScope is the groups named (arguments and --group) or --all-groups;
+// exactly one of the two is required.
+type groupScope struct {
+	groups []string
+	all    bool
+}
+
+func groupScopeFrom(c *cli.Context) (groupScope, error) {
+	s := groupScope{groups: groupsFromArgs(c), all: c.Bool("all-groups")}
+	if s.all && len(s.groups) > 0 {
+		return s, app.Usagef("give groups or --all-groups, not both")
 	}
-	return out
-}
-
-// groupScope returns the groups named (arguments and --group) and whether
-// --all-groups was given; exactly one of the two is required.
-func groupScope(c *cli.Context) ([]string, bool, error) {
-	groups, all := groupsFromArgs(c), c.Bool("all-groups")
-	if all && len(groups) > 0 {
-		return nil, false, usageErrorf("give groups or --all-groups, not both")
+	if !s.all && len(s.groups) == 0 {
+		return s, app.Usagef("%s", errNoGroups)
 	}
-	if !all && len(groups) == 0 {
-		return nil, false, usageErrorf("%s", errNoGroups)
+	return s, nil
+}
+
+// resolve returns the group ids: the named ones, or every consumer group.
+func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
+	if s.all {
+		return groupops.AllGroupIDs(ctx, cl)
 	}
-	return groups, all, nil
+	return s.groups, nil
 }
-
-func groupFlag() cli.Flag {
-	return &cli.StringSliceFlag{Name: "group", Aliases: []string{"g"}, Usage: "group id (repeatable; groups may also be given as arguments)"}
-}
-
-func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }

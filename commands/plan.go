@@ -7,13 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
 )
 
-// strategyFlags are the eight --reset-offsets strategies, with the Java
-// tool's names.
+// strategyNames are the eight --reset-offsets strategies, with the Java
+// tool's names, in the order their flags are listed.
+var strategyNames = []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file"}
+
+// strategyFlags are the strategies' flags.
 func strategyFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "to-earliest", Usage: "reset to the log start offset"},
@@ -27,42 +32,43 @@ func strategyFlags() []cli.Flag {
 	}
 }
 
-// strategyFromFlags returns the one strategy given, reading --from-file.
-func strategyFromFlags(c *cli.Context, singleGroup string) (resetplan.StrategySpec, error) {
+// strategyFrom returns the one strategy given, reading --from-file.
+func strategyFrom(c *cli.Context, singleGroup string) (resetplan.StrategySpec, error) {
 	var given []string
-	for _, f := range []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file"} {
+	for _, f := range strategyNames {
 		if c.IsSet(f) {
 			given = append(given, f)
 		}
 	}
 	switch len(given) {
 	case 0:
-		return resetplan.StrategySpec{}, usageErrorf("give one strategy: --to-earliest, --to-latest, --to-current, --to-offset N, --shift-by N, --to-datetime TS, --by-duration D or --from-file FILE")
+		return resetplan.StrategySpec{}, app.Usagef("give one strategy: --to-earliest, --to-latest, --to-current, --to-offset N, --shift-by N, --to-datetime TS, --by-duration D or --from-file FILE")
 	case 1:
 	default:
-		return resetplan.StrategySpec{}, usageErrorf("give one strategy, not --%s", strings.Join(given, " and --"))
+		return resetplan.StrategySpec{}, app.Usagef("give one strategy, not --%s", strings.Join(given, " and --"))
 	}
-	name := given[0]
-	value := ""
-	if f := c.String(name); name != "to-earliest" && name != "to-latest" && name != "to-current" {
-		value = f
+	name, value := given[0], ""
+	if name != "to-earliest" && name != "to-latest" && name != "to-current" {
+		value = c.String(name)
 	}
-	spec, err := resetplan.ParseStrategy(name, value)
-	if err != nil {
-		return spec, usageErrorf("%s", err)
-	}
-	if spec.Type == resetplan.StrategyFromFile {
-		data, err := os.ReadFile(value)
-		if err != nil {
-			return spec, inputError(fmt.Errorf("--from-file: %w", err))
-		}
-		ft, _, err := resetplan.ParseResetFile(data, singleGroup)
-		if err != nil {
-			return spec, inputError(fmt.Errorf("--from-file %s: %w", value, err))
-		}
-		spec.Targets = ft
+	spec, err := groupops.ResolveStrategy(name, value, singleGroup)
+	var fe *groupops.FromFileError
+	switch {
+	case errors.As(err, &fe):
+		return spec, app.BadInput(err)
+	case err != nil:
+		return spec, app.Usagef("%s", err)
 	}
 	return spec, nil
+}
+
+type planOptions struct {
+	scope groupScope
+	// out is the plan file ("-": stdout); format, when set, also prints the
+	// plan on stdout.
+	out     string
+	format  output.Format
+	request groupops.PlanRequest
 }
 
 func planCommand(s Streams) *cli.Command {
@@ -89,77 +95,68 @@ func planCommand(s Streams) *cli.Command {
 			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.",
 		Flags: append(flags, connectionFlags()...),
 		Action: func(c *cli.Context) error {
-			return runPlan(c, s)
+			o, err := planOptionsFrom(c)
+			if err != nil {
+				return err
+			}
+			return runPlan(c, s, o)
 		},
 	}
 }
 
-func runPlan(c *cli.Context, s Streams) error {
-	groups, all, err := groupScope(c)
-	if err != nil {
-		return err
+func planOptionsFrom(c *cli.Context) (planOptions, error) {
+	var o planOptions
+	var err error
+	if o.scope, err = groupScopeFrom(c); err != nil {
+		return o, err
 	}
-	out := c.String("out")
-	if out == "" {
-		return usageErrorf("--out FILE is required (- writes the plan to stdout)")
+	if o.out = c.String("out"); o.out == "" {
+		return o, app.Usagef("--out FILE is required (- writes the plan to stdout)")
 	}
-	var format output.Format
-	if o := c.String("output"); o != "" {
-		f, err := output.ParseFormat(o)
-		if err != nil {
-			return usageErrorf("%s", err)
+	if c.String("output") != "" {
+		if o.format, err = formatFrom(c); err != nil {
+			return o, err
 		}
-		if out == "-" {
-			return usageErrorf("--out - already prints the plan on stdout: drop -o")
+		if o.out == "-" {
+			return o, app.Usagef("--out - already prints the plan on stdout: drop -o")
 		}
-		format = f
 	}
-	scope, err := resetplan.ParseScope(c.Bool("all-topics"), c.StringSlice("topic"))
-	if err != nil {
-		return usageErrorf("%s", err)
+	r := &o.request
+	if r.Scope, err = resetplan.ParseScope(c.Bool("all-topics"), c.StringSlice("topic")); err != nil {
+		return o, app.Usagef("%s", err)
 	}
 	single := ""
-	if len(groups) == 1 {
-		single = groups[0]
+	if len(o.scope.groups) == 1 {
+		single = o.scope.groups[0]
 	}
-	spec, err := strategyFromFlags(c, single)
-	if err != nil {
-		return err
+	if r.Strategy, err = strategyFrom(c, single); err != nil {
+		return o, err
 	}
-	if spec.Type != resetplan.StrategyFromFile && scope.IsZero() {
-		return usageErrorf("give a scope: --all-topics or --topic T[:P,...]")
+	if r.Strategy.Type != resetplan.StrategyFromFile && r.Scope.IsZero() {
+		return o, app.Usagef("give a scope: --all-topics or --topic T[:P,...]")
 	}
-	var ann *resetplan.Annotations
 	if c.String("ticket") != "" || c.String("note") != "" {
-		ann = &resetplan.Annotations{Ticket: c.String("ticket"), Note: c.String("note")}
+		r.Annotations = &resetplan.Annotations{Ticket: c.String("ticket"), Note: c.String("note")}
 	}
+	r.CreatedBy = app.CreatedBy()
+	return o, nil
+}
 
-	cl, ctx, done, err := connectOrSandbox(c, s)
+func runPlan(c *cli.Context, s Streams, o planOptions) error {
+	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return err
 	}
 	defer done()
-	info, err := cl.Cluster(ctx)
+	groups, err := o.scope.resolve(ctx, cl)
 	if err != nil {
 		return err
 	}
-	if all {
-		if groups, err = allGroupIDs(ctx, cl); err != nil {
-			return err
-		}
-	}
-	snaps, err := groupSnapshots(ctx, cl, groups)
+	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups)
 	if err != nil {
 		return err
 	}
-	plan, warnings, err := resetplan.Build(ctx, clusterLookup{cl}, resetplan.Request{
-		Groups:      snaps,
-		Scope:       scope,
-		Strategy:    spec,
-		Cluster:     resetplan.Cluster{ID: info.ClusterID, Bootstrap: cl.Bootstrap()},
-		CreatedBy:   "kcg " + Version(),
-		Annotations: ann,
-	})
+	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, snaps, o.request)
 	if err != nil {
 		return planError(err)
 	}
@@ -167,36 +164,37 @@ func runPlan(c *cli.Context, s Streams) error {
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
 	}
 
-	data, err := resetplan.Encode(plan, resetplan.FormatForPath(out))
+	data, err := resetplan.Encode(plan, resetplan.FormatForPath(o.out))
 	if err != nil {
 		return err
 	}
-	digest := resetplan.Digest(plan)
-	if out == "-" {
+	if o.out == "-" {
 		if _, err := s.Out.Write(data); err != nil {
 			return err
 		}
-	} else if err := writeFileAtomic(out, data); err != nil {
+	} else if err := writeFileAtomic(o.out, data); err != nil {
 		return err
 	}
 
+	// The summary is for the reviewer: on stderr, unless -o table asks for
+	// it on stdout; -o json|yaml prints the plan document on stdout.
 	summaryTo := s.Err
-	if format == output.FormatTable {
+	if o.format == output.FormatTable {
 		summaryTo = s.Out
 	}
-	if err := output.WritePlanSummary(summaryTo, plan); err != nil {
+	doc := output.PlanDocument{Plan: plan}
+	if err := doc.WriteTable(summaryTo); err != nil {
 		return err
 	}
-	switch format {
-	case output.FormatJSON, output.FormatYAML:
-		if err := output.WritePlanDocument(s.Out, format, plan); err != nil {
+	if o.format == output.FormatJSON || o.format == output.FormatYAML {
+		if err := output.Write(s.Out, o.format, doc); err != nil {
 			return err
 		}
 	}
-	if out != "-" {
-		fmt.Fprintf(s.Err, "plan written to %s\n", out)
+	if o.out != "-" {
+		fmt.Fprintf(s.Err, "plan written to %s\n", o.out)
 	}
-	fmt.Fprintf(s.Err, "digest: %s\n", digest)
+	fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(plan))
 	return nil
 }
 
@@ -208,17 +206,16 @@ func planWarning(w resetplan.Warning) string {
 	return w.Message
 }
 
-// planError maps planning errors to exit codes: bad arguments are usage
-// errors; partitions that do not exist and --shift-by without a commit are
-// refusals of the request as given (exit 3 would claim a precondition; they
-// are the operator's input, so usage).
+// planError maps planning errors to exit codes: bad arguments, partitions
+// that do not exist and --shift-by without a commit are the operator's
+// input as given, so usage errors (exit 3 would claim a precondition).
 func planError(err error) error {
 	switch {
 	case errors.Is(err, resetplan.ErrInvalidArgument), errors.Is(err, resetplan.ErrNoCommittedOffset),
 		errors.Is(err, resetplan.ErrUnknownTopic), errors.Is(err, resetplan.ErrUnknownPartition):
-		return usageErrorf("%s", err)
+		return app.Usagef("%s", err)
 	case errors.Is(err, resetplan.ErrBadInput):
-		return inputError(err)
+		return app.BadInput(err)
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/sandbox"
 	"github.com/urfave/cli/v2"
@@ -47,7 +48,7 @@ func sandboxCommand(s Streams) *cli.Command {
 
 // connectOrSandbox connects as the flags say, or, with --sandbox, starts a
 // demo cluster that lives as long as the command.
-func connectOrSandbox(c *cli.Context, s Streams) (*kafkaadmin.Client, context.Context, func(), error) {
+func connectOrSandbox(c *cli.Context) (*kafkaadmin.Client, context.Context, func(), error) {
 	if !c.Bool("sandbox") {
 		cl, ctx, done, err := connect(c)
 		return cl, ctx, done, err
@@ -63,7 +64,7 @@ func connectOrSandbox(c *cli.Context, s Streams) (*kafkaadmin.Client, context.Co
 	}
 	o.Bootstrap = sb.Addr()
 	o.CommandConfig = ""
-	cl, ctx, done, err := dial(c.Context, o)
+	cl, ctx, done, err := app.Dial(c.Context, o)
 	if err != nil {
 		sb.Close()
 		return nil, nil, nil, err

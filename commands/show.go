@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -22,13 +23,21 @@ func readPlan(s Streams, path string) (*resetplan.Plan, error) {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
-		return nil, inputError(fmt.Errorf("reading plan: %w", err))
+		return nil, app.BadInput(fmt.Errorf("reading plan: %w", err))
 	}
 	p, err := resetplan.Decode(data)
 	if err != nil {
-		return nil, inputError(fmt.Errorf("%s: %w", path, err))
+		return nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
 	}
 	return p, nil
+}
+
+type showOptions struct {
+	path string
+	// csv: the Java tool's CSV instead of a document; withGroup keeps the
+	// group column for a one-group plan.
+	csv, withGroup bool
+	format         output.Format
 }
 
 func showCommand(s Streams) *cli.Command {
@@ -41,40 +50,53 @@ func showCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "with-group", Usage: "csv: always write the group column (the Java tool omits it when exactly one --group was given)"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() != 1 {
-				return usageErrorf("show takes one plan file")
-			}
-			p, err := readPlan(s, c.Args().First())
+			o, err := showOptionsFrom(c)
 			if err != nil {
 				return err
 			}
-			switch c.String("output") {
-			case "csv":
-				layout := resetplan.CSVWithGroup
-				if len(p.Groups) == 1 && !c.Bool("with-group") {
-					layout = resetplan.CSVNoGroup
-				}
-				data, err := resetplan.ExportCSV(p, layout)
-				if err != nil {
-					return inputError(err)
-				}
-				_, err = s.Out.Write(data)
-				return err
-			}
-			f, err := output.ParseFormat(c.String("output"))
-			if err != nil {
-				return usageErrorf("%s (or csv)", err)
-			}
-			if f == output.FormatTable {
-				err = output.WritePlanSummary(s.Out, p)
-			} else {
-				err = output.WritePlanDocument(s.Out, f, p)
-			}
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(p))
-			return nil
+			return runShow(s, o)
 		},
 	}
+}
+
+func showOptionsFrom(c *cli.Context) (showOptions, error) {
+	o := showOptions{withGroup: c.Bool("with-group")}
+	if c.Args().Len() != 1 {
+		return o, app.Usagef("show takes one plan file")
+	}
+	o.path = c.Args().First()
+	if c.String("output") == "csv" {
+		o.csv = true
+		return o, nil
+	}
+	f, err := output.ParseFormat(c.String("output"))
+	if err != nil {
+		return o, app.Usagef("%s (or csv)", err)
+	}
+	o.format = f
+	return o, nil
+}
+
+func runShow(s Streams, o showOptions) error {
+	p, err := readPlan(s, o.path)
+	if err != nil {
+		return err
+	}
+	if o.csv {
+		layout := resetplan.CSVWithGroup
+		if len(p.Groups) == 1 && !o.withGroup {
+			layout = resetplan.CSVNoGroup
+		}
+		data, err := resetplan.ExportCSV(p, layout)
+		if err != nil {
+			return app.BadInput(err)
+		}
+		_, err = s.Out.Write(data)
+		return err
+	}
+	if err := output.Write(s.Out, o.format, output.PlanDocument{Plan: p}); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(p))
+	return nil
 }

@@ -2,29 +2,10 @@ package commands
 
 import (
 	"fmt"
-	"runtime/debug"
 
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/urfave/cli/v2"
 )
-
-// Build information, set by main from its ldflags (goreleaser).
-var (
-	BuildVersion = ""
-	BuildCommit  = ""
-	BuildDate    = ""
-)
-
-// Version is kcg's version: the release version set at link time, else the
-// module version from the build info (go install), else "dev".
-func Version() string {
-	if BuildVersion != "" {
-		return BuildVersion
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 func versionCommand(s Streams) *cli.Command {
 	return &cli.Command{
@@ -34,9 +15,9 @@ func versionCommand(s Streams) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.Out, "kcg %s", Version())
-			if BuildCommit != "" {
-				fmt.Fprintf(s.Out, " (commit %s, built %s)", BuildCommit, BuildDate)
+			fmt.Fprintf(s.Out, "kcg %s", app.Version())
+			if app.BuildCommit != "" {
+				fmt.Fprintf(s.Out, " (commit %s, built %s)", app.BuildCommit, app.BuildDate)
 			}
 			fmt.Fprintln(s.Out)
 			return nil
@@ -63,7 +44,7 @@ func completionCommand(s Streams) *cli.Command {
 				}
 				fmt.Fprintln(s.Out, out)
 			default:
-				return usageErrorf("completion: give one of bash, zsh, fish")
+				return app.Usagef("completion: give one of bash, zsh, fish")
 			}
 			return nil
 		},

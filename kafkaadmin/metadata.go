@@ -6,8 +6,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/segmentio/kafka-go"
 	"github.com/kcg-dev/kcg/vocab"
+	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 

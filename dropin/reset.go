@@ -1,20 +1,20 @@
-package commands
+package dropin
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"time"
 
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
-
-func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
 
 // resetOffsets is --reset-offsets. The reset is resolved by resetplan.Build
 // with the Java tool's semantics for the groups that may be reset (no
@@ -41,15 +41,11 @@ func (d *dropIn) resetOffsets() error {
 		return err
 	}
 	defer done()
-	info, err := cl.Cluster(ctx)
-	if err != nil {
-		return err
-	}
 	groups, err := d.groups(ctx, cl)
 	if err != nil {
 		return err
 	}
-	snaps, err := groupSnapshots(ctx, cl, groups)
+	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups)
 	if err != nil {
 		return err
 	}
@@ -70,7 +66,7 @@ func (d *dropIn) resetOffsets() error {
 		}
 	}
 
-	names := dedupe(groups)
+	names := vocab.Dedupe(groups)
 	sort.Strings(names)
 	for _, g := range names {
 		if a, ok := active[g]; ok {
@@ -125,9 +121,9 @@ func (d *dropIn) resetOffsets() error {
 	}
 	if len(active) > 0 {
 		if wrote {
-			return silentExit(ExitPartial)
+			return app.Silent(app.ExitPartial)
 		}
-		return silentExit(ExitRefused)
+		return app.Silent(app.ExitRefused)
 	}
 	return nil
 }
@@ -176,39 +172,30 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 	switch name {
 	case "shift-by", "by-duration":
 		if value, err = d.a.One(name); err != nil {
-			return nil, nil, &javaFailure{err.Error(), ExitUsage}
+			return nil, nil, &javaFailure{err.Error(), app.ExitUsage}
 		}
 	case "to-offset", "to-datetime", "from-file":
 		value = d.a.First(name)
 	}
-	spec, err := resetplan.ParseStrategy(name, value)
-	if err != nil {
+	single := ""
+	if gs := d.a.Values("group"); len(gs) == 1 {
+		single = gs[0]
+	}
+	spec, err := groupops.ResolveStrategy(name, value, single)
+	var fe *groupops.FromFileError
+	switch {
+	case errors.As(err, &fe) && fe.Read:
+		return nil, nil, &javaFailure{fmt.Sprintf("java.nio.file.NoSuchFileException: %s", value), app.ExitBadInput}
+	case errors.As(err, &fe):
+		return nil, nil, &javaFailure{vocab.OneLine(fe.Err.Error()), app.ExitBadInput}
+	case err != nil:
 		text := javaArg(err)
 		if name == "to-datetime" {
 			text = "java.text.ParseException: " + text
 		}
-		return nil, nil, &javaFailure{text, ExitUsage}
+		return nil, nil, &javaFailure{text, app.ExitUsage}
 	}
-	if spec.Type == resetplan.StrategyFromFile {
-		data, err := os.ReadFile(value)
-		if err != nil {
-			return nil, nil, &javaFailure{fmt.Sprintf("java.nio.file.NoSuchFileException: %s", value), ExitBadInput}
-		}
-		single := ""
-		if gs := d.a.Values("group"); len(gs) == 1 {
-			single = gs[0]
-		}
-		if spec.Targets, _, err = resetplan.ParseResetFile(data, single); err != nil {
-			return nil, nil, &javaFailure{oneLine(err.Error()), ExitBadInput}
-		}
-	}
-	plan, warnings, err := resetplan.Build(ctx, clusterLookup{cl}, resetplan.Request{
-		Groups:    groups,
-		Scope:     scope,
-		Strategy:  spec,
-		Cluster:   resetplan.Cluster{ID: info.ClusterID, Bootstrap: cl.Bootstrap()},
-		CreatedBy: "kcg " + Version(),
-	})
+	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, groups, groupops.PlanRequest{Scope: scope, Strategy: spec, CreatedBy: app.CreatedBy()})
 	if err == nil {
 		return plan, warnings, nil
 	}
@@ -217,9 +204,9 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 	var ae *resetplan.ArgError
 	switch {
 	case errors.As(err, &nf) && len(nf.Topics) > 0:
-		return nil, nil, &javaFailure{"This server does not host this topic-partition.", ExitUsage}
+		return nil, nil, &javaFailure{"This server does not host this topic-partition.", app.ExitUsage}
 	case errors.As(err, &nf):
-		return nil, nil, &javaFailure{nf.Error(), ExitUsage}
+		return nil, nil, &javaFailure{nf.Error(), app.ExitUsage}
 	case errors.As(err, &nc), errors.As(err, &ae):
 		return nil, nil, &usageExit{javaArg(err)}
 	}
@@ -232,29 +219,28 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 // metadata, as the Java tool commits, and read back. No rollback file is
 // written: a drop-in command line must not leave files behind.
 func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan) (wrote bool, err error) {
-	pf, err := runPreflight(ctx, cl, plan)
+	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return false, err
 	}
-	if err := refusal(pf, false, d.s); err != nil {
+	if _, err := check.Refusal(false); err != nil {
 		return false, err
 	}
+	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{SkipEmptyGroups: true})
+	failure := res.Failure()
+	if failure == nil {
+		return len(res.Groups) > 0, nil
+	}
+	failed := res.Groups[res.FailedAt]
 	var written []string
-	for _, g := range plan.Groups {
-		if len(g.Partitions) == 0 {
-			continue
-		}
-		ag, err := applyGroup(ctx, cl, g, pf, "")
-		if err != nil {
-			if len(written) > 0 || ag.Result == output.ResultPartial || ag.Result == output.ResultUnknown {
-				return true, &exitError{code: ExitPartial, err: fmt.Errorf("group %s: %v (groups already reset: %v)", g.Group, err, written)}
-			}
-			if kafkaadmin.IsActiveGroupError(err) {
-				return false, refusedError(fmt.Errorf("group %s: %w", g.Group, err))
-			}
-			return false, fmt.Errorf("group %s: %w", g.Group, err)
-		}
+	for _, g := range res.Groups[:res.FailedAt] {
 		written = append(written, g.Group)
 	}
-	return len(written) > 0, nil
+	switch {
+	case len(written) > 0 || failed.Outcome == groupops.Partial || failed.Outcome == groupops.Unknown:
+		return true, app.WithCode(app.ExitPartial, fmt.Errorf("group %s: %v (groups already reset: %v)", failed.Group, failure, written))
+	case kafkaadmin.IsActiveGroupError(failure):
+		return false, app.Refused(fmt.Errorf("group %s: %w", failed.Group, failure))
+	}
+	return false, fmt.Errorf("group %s: %w", failed.Group, failure)
 }

@@ -1,4 +1,4 @@
-package commands
+package dropin
 
 import (
 	"context"
@@ -6,46 +6,50 @@ import (
 	"fmt"
 	"regexp/syntax"
 	"strconv"
+	"time"
 
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // dropIn is one run of a Java command line.
 type dropIn struct {
 	ctx context.Context
 	a   *javaArgs
-	s   Streams
+	s   app.Streams
 }
 
 // connect dials the cluster with --bootstrap-server, --command-config and
 // --timeout (milliseconds; kcg applies it to the whole command, default
 // 30000 as in Kafka 4.1+).
 func (d *dropIn) connect() (*kafkaadmin.Client, context.Context, func(), error) {
-	o := kafkaadmin.ConnOptions{Timeout: defaultTimeout}
+	o := kafkaadmin.ConnOptions{Timeout: app.DefaultTimeout}
 	var err error
 	if o.Bootstrap, err = d.a.One("bootstrap-server"); err != nil {
-		return nil, nil, nil, &javaFailure{err.Error(), ExitUsage}
+		return nil, nil, nil, &javaFailure{err.Error(), app.ExitUsage}
 	}
 	if o.CommandConfig, err = d.a.One("command-config"); err != nil {
-		return nil, nil, nil, &javaFailure{err.Error(), ExitUsage}
+		return nil, nil, nil, &javaFailure{err.Error(), app.ExitUsage}
 	}
 	t, err := d.a.One("timeout")
 	if err != nil {
-		return nil, nil, nil, &javaFailure{err.Error(), ExitUsage}
+		return nil, nil, nil, &javaFailure{err.Error(), app.ExitUsage}
 	}
 	if t != "" {
 		ms, perr := strconv.ParseInt(t, 10, 64)
 		if perr != nil {
-			return nil, nil, nil, &javaFailure{fmt.Sprintf("Cannot parse argument '%s' of option timeout", t), ExitUsage}
+			return nil, nil, nil, &javaFailure{fmt.Sprintf("Cannot parse argument '%s' of option timeout", t), app.ExitUsage}
 		}
 		if ms <= 0 {
-			return nil, nil, nil, &javaFailure{fmt.Sprintf("--timeout must be a positive number of milliseconds, got %s", t), ExitUsage}
+			return nil, nil, nil, &javaFailure{fmt.Sprintf("--timeout must be a positive number of milliseconds, got %s", t), app.ExitUsage}
 		}
-		o.Timeout = msDuration(ms)
+		o.Timeout = time.Duration(ms) * time.Millisecond
 	}
-	cl, ctx, done, err := dial(d.ctx, o)
+	cl, ctx, done, err := app.Dial(d.ctx, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -56,9 +60,9 @@ func (d *dropIn) connect() (*kafkaadmin.Client, context.Context, func(), error) 
 // duplicates, or with --all-groups every consumer group (sorted).
 func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
 	if d.a.Has("all-groups") {
-		return allGroupIDs(ctx, cl)
+		return groupops.AllGroupIDs(ctx, cl)
 	}
-	return dedupe(d.a.Values("group")), nil
+	return vocab.Dedupe(d.a.Values("group")), nil
 }
 
 // validateRegex is --validate-regex: RE2 syntax (Go's regexp is RE2, as
@@ -73,7 +77,7 @@ func (d *dropIn) validateRegex() error {
 			desc = string(se.Code)
 		}
 		fmt.Fprintf(d.s.Out, "The regular expression `%s` is invalid: %s.\n", re, desc)
-		return silentExit(ExitError)
+		return app.Silent(app.ExitError)
 	}
 	fmt.Fprintf(d.s.Out, "The regular expression `%s` is valid.\n", re)
 	return nil
@@ -84,14 +88,14 @@ func (d *dropIn) validateRegex() error {
 func (d *dropIn) list() error {
 	var opts kafkaadmin.ListGroupsOptions
 	for _, v := range d.a.Values("state") {
-		s, err := parseStates(v)
+		s, err := groupops.ParseStates(v)
 		if err != nil {
 			return &usageExit{err.Error()}
 		}
 		opts.States = append(opts.States, s...)
 	}
 	for _, v := range d.a.Values("type") {
-		t, err := parseTypes(v)
+		t, err := groupops.ParseTypes(v)
 		if err != nil {
 			return &usageExit{err.Error()}
 		}
@@ -102,12 +106,11 @@ func (d *dropIn) list() error {
 		return err
 	}
 	defer done()
-	gs, err := cl.ListGroups(ctx, opts)
+	gs, err := groupops.ListConsumerGroups(ctx, cl, opts)
 	if err != nil {
 		return err
 	}
-	doc := output.NewGroupList(listings(consumerGroupsOnly(gs)))
-	doc.Sort()
+	doc := output.NewGroupListOf(gs)
 	return output.JavaList(d.s.Out, doc.Groups, d.a.Has("type"), d.a.Has("state"))
 }
 
@@ -134,22 +137,21 @@ func (d *dropIn) describe() error {
 	if len(groups) == 0 {
 		return nil
 	}
-	snap, err := takeSnapshot(ctx, cl, groups, func(string) {})
+	snap, err := groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
 	if err != nil {
 		return err
 	}
-	for _, v := range snap.groups {
+	for _, g := range snap.Groups {
 		switch {
-		case v.err != nil:
-			return &javaFailure{oneLine(v.err.Error()), ExitError}
-		case !v.desc.Exists:
-			return &javaFailure{fmt.Sprintf("org.apache.kafka.common.errors.GroupIdNotFoundException: Group %s not found.", v.desc.Group), ExitError}
+		case g.Err != nil:
+			return &javaFailure{vocab.OneLine(g.Err.Error()), app.ExitError}
+		case !g.Desc.Exists:
+			return &javaFailure{fmt.Sprintf("org.apache.kafka.common.errors.GroupIdNotFoundException: Group %s not found.", g.Name()), app.ExitError}
 		}
 	}
-	doc := describeDoc(snap, nil)
-	doc.Sort()
+	doc := output.NewGroupDescriptionListOf(snap, nil)
 	if err := output.JavaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose")); err != nil {
-		return &javaFailure{err.Error(), ExitError}
+		return &javaFailure{err.Error(), app.ExitError}
 	}
 	return nil
 }
@@ -157,10 +159,10 @@ func (d *dropIn) describe() error {
 // javaErrorText is what the Java tool prints for a failed group or
 // partition of --delete and --delete-offsets (the exception's toString()).
 func javaErrorText(err error) string {
-	if t, ok := output.JavaExceptionText(kafkaCode(err)); ok {
+	if t, ok := vocab.JavaException(kafkaadmin.CodeOf(err)); ok {
 		return t
 	}
-	return oneLine(err.Error())
+	return vocab.OneLine(err.Error())
 }
 
 // deleteGroups is --delete: groups listed sorted (Java: HashMap order);
@@ -175,16 +177,16 @@ func (d *dropIn) deleteGroups() error {
 	if err != nil {
 		return err
 	}
-	outcomes, err := deleteGroups(ctx, cl, groups)
+	outcomes, err := groupops.DeleteGroups(ctx, cl, groups)
 	if err != nil {
 		return err
 	}
 	var res []output.DeleteOutcome
 	failed := false
 	for _, o := range outcomes {
-		r := output.DeleteOutcome{Group: o.group}
-		if o.err != nil {
-			r.Error = output.Ptr(javaErrorText(o.err))
+		r := output.DeleteOutcome{Group: o.Group}
+		if o.Err != nil {
+			r.Error = output.Ptr(javaErrorText(o.Err))
 			failed = true
 		}
 		res = append(res, r)
@@ -193,7 +195,7 @@ func (d *dropIn) deleteGroups() error {
 		return err
 	}
 	if failed {
-		return silentExit(ExitError)
+		return app.Silent(app.ExitError)
 	}
 	return nil
 }
@@ -203,7 +205,7 @@ func (d *dropIn) deleteGroups() error {
 func (d *dropIn) deleteOffsets() error {
 	group, err := d.a.One("group")
 	if err != nil {
-		return &javaFailure{err.Error(), ExitUsage}
+		return &javaFailure{err.Error(), app.ExitUsage}
 	}
 	var specs []resetplan.TopicSpec
 	for _, t := range d.a.Values("topic") {
@@ -211,9 +213,9 @@ func (d *dropIn) deleteOffsets() error {
 		if err != nil {
 			var ae *resetplan.ArgError
 			if errors.As(err, &ae) {
-				return &javaFailure{ae.JavaMessage(), ExitUsage}
+				return &javaFailure{ae.JavaMessage(), app.ExitUsage}
 			}
-			return &javaFailure{err.Error(), ExitUsage}
+			return &javaFailure{err.Error(), app.ExitUsage}
 		}
 		specs = append(specs, ts)
 	}
@@ -222,26 +224,26 @@ func (d *dropIn) deleteOffsets() error {
 		return err
 	}
 	defer done()
-	r, err := deleteOffsets(ctx, cl, group, specs)
+	r, err := groupops.DeleteOffsets(ctx, cl, group, specs)
 	if err != nil {
 		return err
 	}
 	out := output.DeleteOffsetsOutcome{Group: group}
-	failed := r.groupErr != nil
-	if r.groupErr != nil {
-		out.ErrorCode = kafkaCode(r.groupErr)
-		out.ErrorName = oneLine(r.groupErr.Error())
+	failed := r.GroupErr != nil
+	if r.GroupErr != nil {
+		out.ErrorCode = int16(kafkaadmin.CodeOf(r.GroupErr))
+		out.ErrorName = vocab.OneLine(r.GroupErr.Error())
 	}
-	for _, p := range r.partitions {
-		row := output.DeleteOffsetsPartition{Topic: p.topic, Partition: p.partition}
-		if p.err != nil {
-			row.Error = output.Ptr(javaErrorText(p.err))
+	for _, p := range r.Partitions {
+		row := output.DeleteOffsetsPartition{Topic: p.Topic, Partition: p.Partition}
+		if p.Err != nil {
+			row.Error = output.Ptr(javaErrorText(p.Err))
 			failed = true
 			// Java's first line reports the first failed partition that
 			// was sent (a topic that does not exist never was).
-			if out.ErrorCode == 0 && p.partition != nil {
-				out.ErrorCode = kafkaCode(p.err)
-				out.ErrorName = oneLine(p.err.Error())
+			if out.ErrorCode == 0 && p.Partition != nil {
+				out.ErrorCode = int16(kafkaadmin.CodeOf(p.Err))
+				out.ErrorName = vocab.OneLine(p.Err.Error())
 			}
 		}
 		out.Partitions = append(out.Partitions, row)
@@ -250,7 +252,7 @@ func (d *dropIn) deleteOffsets() error {
 		return err
 	}
 	if failed {
-		return silentExit(ExitError)
+		return app.Silent(app.ExitError)
 	}
 	return nil
 }

@@ -1,4 +1,9 @@
-package commands
+// Package dropin is kcg called with the command line of Apache Kafka 4.4's
+// kafka-consumer-groups.sh (ConsumerGroupCommand): the Java tool's option
+// parsing and validation, its runs, its output layouts and messages, and
+// kcg's exit codes (docs/migration.md). The work itself is groupops', the
+// same as kcg's own commands.
+package dropin
 
 import (
 	"context"
@@ -6,7 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+
+	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Drop-in mode: kcg called with the command line of Apache Kafka 4.4's
@@ -19,7 +28,7 @@ import (
 // messages (jopt-simple's help formatter, 80 columns), captured from
 // Apache Kafka 4.4.0's kafka-consumer-groups.sh --help.
 //
-//go:embed dropin_usage.txt
+//go:embed usage.txt
 var javaUsage string
 
 // javaIntro is the line the Java tool prints above its option table for
@@ -280,30 +289,47 @@ func printJavaUsage(w io.Writer, msg string) {
 	io.WriteString(w, javaUsage)
 }
 
-// runDropIn runs the Java kafka-consumer-groups command line and returns
-// kcg's exit code.
-func runDropIn(ctx context.Context, args []string, s Streams) int {
+// Called reports whether kcg was called with the Java tool's command line:
+// as kafka-consumer-groups(.sh), or with an option first.
+func Called(args []string) bool {
+	base := filepath.Base(args[0])
+	if base == "kafka-consumer-groups" || base == "kafka-consumer-groups.sh" {
+		return true
+	}
+	if len(args) < 2 {
+		return false
+	}
+	first := args[1]
+	if first == "-h" || first == "--help" || first == "-v" {
+		return false
+	}
+	return strings.HasPrefix(first, "--")
+}
+
+// Run runs the Java kafka-consumer-groups command line args (args[0] is
+// the program name) and returns kcg's exit code.
+func Run(ctx context.Context, args []string, s app.Streams) int {
 	rest := args[1:]
 	if len(rest) == 0 {
 		printJavaUsage(s.Err, javaIntro)
-		return ExitUsage
+		return app.ExitUsage
 	}
 	a, err := parseJavaArgs(rest)
 	if err != nil {
 		fmt.Fprintln(s.Err, err)
-		return ExitUsage
+		return app.ExitUsage
 	}
 	if a.Has("help") {
 		printJavaUsage(s.Err, javaIntro)
-		return ExitOK
+		return app.ExitOK
 	}
 	if a.Has("version") {
-		fmt.Fprintln(s.Out, Version())
-		return ExitOK
+		fmt.Fprintln(s.Out, app.Version())
+		return app.ExitOK
 	}
 	if err := checkJavaArgs(a, s.Err); err != nil {
 		printJavaUsage(s.Err, err.Error())
-		return ExitUsage
+		return app.ExitUsage
 	}
 	d := &dropIn{ctx: ctx, a: a, s: s}
 	var runErr error
@@ -338,26 +364,26 @@ func (e *javaFailure) Error() string { return e.text }
 // finish prints err as the Java tool would and returns kcg's exit code.
 func (d *dropIn) finish(err error) int {
 	if err == nil {
-		return ExitOK
+		return app.ExitOK
 	}
 	var ue *usageExit
 	var jf *javaFailure
 	switch {
 	case errors.As(err, &ue):
 		printJavaUsage(d.s.Err, ue.msg)
-		return ExitUsage
+		return app.ExitUsage
 	case errors.As(err, &jf):
 		fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", jf.text)
 		return jf.code
-	case isSilent(err):
-		return exitCodeOf(d.ctx, err)
+	case app.IsSilent(err):
+		return app.ExitCode(d.ctx, err)
 	}
-	fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", oneLine(err.Error()))
-	return exitCodeOf(d.ctx, err)
+	fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", vocab.OneLine(err.Error()))
+	return app.ExitCode(d.ctx, err)
 }
 
-// dropInMarkdown documents drop-in mode in the command reference.
-const dropInMarkdown = `
+// Markdown documents drop-in mode in the command reference.
+const Markdown = `
 # DROP-IN MODE
 
 Called with the Java tool's command line — first argument an option such as

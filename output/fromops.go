@@ -1,0 +1,226 @@
+package output
+
+import (
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/vocab"
+)
+
+// The constructors of the documents that report an operation of groupops:
+// commands and dropin hand the operation's result here instead of building
+// documents field by field.
+
+// errText is err as one line, nil for no error.
+func errText(err error) *string {
+	if err == nil {
+		return nil
+	}
+	return Ptr(vocab.OneLine(err.Error()))
+}
+
+// NewGroupListOf is the GroupList document of listed groups, sorted.
+func NewGroupListOf(gs []kafkaadmin.GroupListing) GroupList {
+	out := make([]GroupListing, 0, len(gs))
+	for _, g := range gs {
+		l := GroupListing{Group: g.Group, ProtocolType: g.ProtocolType}
+		if g.State != "" {
+			l.State = Ptr(g.State)
+		}
+		if g.Type != "" {
+			l.Type = Ptr(g.Type)
+		}
+		out = append(out, l)
+	}
+	doc := NewGroupList(out)
+	doc.Sort()
+	return doc
+}
+
+// NewGroupDescriptionListOf turns a snapshot into the GroupDescriptionList
+// document, sorted: every view at once, nulls for what does not exist.
+// With topics, only those topics' partitions are listed.
+func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []string) GroupDescriptionList {
+	var filter map[string]bool
+	if len(topics) > 0 {
+		filter = map[string]bool{}
+		for _, t := range topics {
+			filter[t] = true
+		}
+	}
+	groups := make([]GroupDescription, 0, len(s.Groups))
+	for _, g := range s.Groups {
+		groups = append(groups, describeGroup(g, s.Bounds, filter))
+	}
+	doc := NewGroupDescriptionList(groups)
+	doc.Sort()
+	return doc
+}
+
+func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, topicFilter map[string]bool) GroupDescription {
+	d := v.Desc
+	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
+	if v.Err != nil {
+		g.Error = errText(v.Err)
+		return g
+	}
+	if !d.Exists {
+		// A group that does not exist has no state, only the error; the
+		// command exits 1 as for any group that could not be described.
+		g.Error = Ptr(vocab.ErrGroupNotFound.Error())
+		return g
+	}
+	g.State = Ptr(d.State)
+	g.Type = Ptr(d.Type)
+	g.ProtocolType = d.ProtocolType
+	if d.Assignor != "" {
+		g.Assignor = Ptr(d.Assignor)
+	}
+	if d.Coordinator.Host != "" {
+		g.Coordinator = &Coordinator{ID: d.Coordinator.ID, Host: d.Coordinator.Host, Port: d.Coordinator.Port}
+	}
+	g.GroupEpoch = d.GroupEpoch
+	g.TargetAssignmentEpoch = d.AssignmentEpoch
+
+	owner := map[vocab.TopicPartition]*kafkaadmin.Member{}
+	for i := range d.Members {
+		m := &d.Members[i]
+		om := Member{
+			MemberID:        m.MemberID,
+			ClientID:        m.ClientID,
+			Host:            m.ClientHost,
+			GroupInstanceID: m.InstanceID,
+			MemberEpoch:     m.MemberEpoch,
+			Upgraded:        m.Upgraded,
+			Assignments:     toAssignments(m.Assignment),
+		}
+		if d.Type == vocab.TypeConsumer {
+			t := toAssignments(m.TargetAssignment)
+			om.TargetAssignments = &t
+		}
+		g.Members = append(g.Members, om)
+		for _, a := range m.Assignment {
+			for _, p := range a.Partitions {
+				owner[vocab.TopicPartition{Topic: a.Topic, Partition: p}] = m
+			}
+		}
+	}
+
+	// Offsets: every partition assigned to a member or committed.
+	var keys []vocab.TopicPartition
+	for _, tp := range vocab.SortedPartitions(v.Partitions()) {
+		if topicFilter == nil || topicFilter[tp.Topic] {
+			keys = append(keys, tp)
+		}
+	}
+	for _, tp := range keys {
+		po := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition}
+		if c, ok := v.Offsets[tp]; ok {
+			po.CommittedOffset = Ptr(c.Offset)
+			po.CommittedLeaderEpoch = c.LeaderEpoch
+			po.Metadata = Ptr(c.Metadata)
+		}
+		b := bounds[tp]
+		po.LogStartOffset = b.Start
+		po.LogEndOffset = b.End
+		po.Lag = Lag(po.CommittedOffset, po.LogEndOffset)
+		if m := owner[tp]; m != nil {
+			po.MemberID = Ptr(m.MemberID)
+			po.ClientID = Ptr(m.ClientID)
+			po.Host = Ptr(m.ClientHost)
+		}
+		g.Offsets = append(g.Offsets, po)
+	}
+	g.TotalLag = SumLag(g.Offsets)
+	return g
+}
+
+func toAssignments(tps []kafkaadmin.TopicPartitions) []TopicPartitions {
+	out := make([]TopicPartitions, 0, len(tps))
+	for _, tp := range tps {
+		out = append(out, TopicPartitions{Topic: tp.Topic, Partitions: append([]int32{}, tp.Partitions...)})
+	}
+	return out
+}
+
+// NewPlanStatusOf is `kcg diff PLAN`'s document: the check of the plan at
+// path against the live cluster.
+func NewPlanStatusOf(path, digest string, c *groupops.Check) PlanStatus {
+	doc := PlanStatus{
+		APIVersion: APIVersion, Kind: KindPlanStatus, Plan: path, Digest: digest,
+		PlanClusterID: c.Plan.Cluster.ID, ClusterID: c.ClusterID, Ready: c.Ready(), AlreadyApplied: len(c.Pending) == 0,
+	}
+	for _, a := range c.Active {
+		doc.ActiveGroups = append(doc.ActiveGroups, ActiveGroup{Group: a.Group, State: a.State, Members: a.Members})
+	}
+	for _, d := range c.Drift {
+		doc.Drift = append(doc.Drift, DriftEntry{Group: d.Group, Topic: d.Topic, Partition: d.Partition, Planned: d.Planned, Live: d.Live})
+	}
+	for _, r := range c.OutOfRange {
+		doc.OutOfRange = append(doc.OutOfRange, RangeEntry{Group: r.Group, Topic: r.TP.Topic, Partition: r.TP.Partition, Target: r.Target, LogStart: r.Start, LogEnd: r.End, Error: errText(r.Err)})
+	}
+	for _, p := range c.Pending {
+		doc.WouldWrite = append(doc.WouldWrite, PendingEntry{Group: p.Group, Topic: p.TP.Topic, Partition: p.TP.Partition, From: p.From, To: p.To})
+	}
+	return doc
+}
+
+// NewApplyReportOf is `kcg apply`'s report of r; rollback is the rollback
+// plan's path, nil when none was written.
+func NewApplyReportOf(plan, digest, clusterID string, rollback *string, r groupops.ApplyResult, alreadyApplied bool) ApplyReport {
+	doc := NewApplyReport(plan, digest, clusterID)
+	doc.RollbackPlan = rollback
+	switch {
+	case alreadyApplied:
+		doc.Result = ResultAlreadyApplied
+	case r.FailedAt < 0:
+		doc.Result = ResultApplied
+	case !r.WroteAny():
+		doc.Result = ResultFailed
+	default:
+		doc.Result = ResultPartial
+	}
+	for _, g := range r.Groups {
+		ag := ApplyGroup{Group: g.Group, Result: string(g.Outcome), Error: errText(g.Err)}
+		for _, p := range g.Partitions {
+			ap := ApplyPartition{Topic: p.TP.Topic, Partition: p.TP.Partition, Before: p.Before, Target: p.Target, After: p.After, Result: string(p.Outcome)}
+			if p.Error != "" {
+				ap.Error = Ptr(p.Error)
+			}
+			ag.Partitions = append(ag.Partitions, ap)
+		}
+		doc.Groups = append(doc.Groups, ag)
+	}
+	return doc
+}
+
+// NewGroupDeleteResultOf is `kcg delete`'s document, sorted.
+func NewGroupDeleteResultOf(ds []groupops.GroupDeletion) GroupDeleteResult {
+	var entries []GroupDeletion
+	for _, d := range ds {
+		e := GroupDeletion{Group: d.Group, Deleted: d.Err == nil}
+		if d.Err != nil {
+			e.Error = Ptr(kafkaadmin.Meaning(d.Err))
+		}
+		entries = append(entries, e)
+	}
+	doc := NewGroupDeleteResult(entries)
+	doc.Sort()
+	return doc
+}
+
+// NewOffsetDeleteResultOf is `kcg delete-offsets`'s document, sorted.
+func NewOffsetDeleteResultOf(r groupops.OffsetDeletion) OffsetDeleteResult {
+	doc := NewOffsetDeleteResult(r.Group, nil, nil)
+	if r.GroupErr != nil {
+		doc.Error = Ptr(kafkaadmin.Meaning(r.GroupErr))
+	}
+	for _, p := range r.Partitions {
+		e := OffsetDeletion{Topic: p.Topic, Partition: p.Partition, Deleted: p.Err == nil}
+		if p.Err != nil {
+			e.Error = Ptr(kafkaadmin.Meaning(p.Err))
+		}
+		doc.Partitions = append(doc.Partitions, e)
+	}
+	doc.Sort()
+	return doc
+}
