@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"time"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -129,25 +127,4 @@ func retriable(err error) bool {
 func coordinatorMoved(err error) bool {
 	var ke *KafkaError
 	return errors.As(err, &ke) && (ke.Code == kafka.NotCoordinatorForGroup || ke.Code == kafka.GroupCoordinatorNotAvailable)
-}
-
-// withRetry runs fn until it succeeds, returns a non-retriable error, or the
-// context ends; between attempts it backs off exponentially with jitter
-// (50ms doubling to 1s). The last error is returned when the context ends,
-// so the operator sees why, not just "deadline exceeded".
-func withRetry(ctx context.Context, fn func() error) error {
-	backoff := 50 * time.Millisecond
-	for attempt := 0; ; attempt++ {
-		err := fn()
-		if err == nil || !retriable(err) || attempt >= 30 {
-			return err
-		}
-		sleep := backoff/2 + rand.N(backoff/2+1)
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(sleep):
-		}
-		backoff = min(backoff*2, time.Second)
-	}
 }
