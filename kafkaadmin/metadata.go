@@ -6,19 +6,14 @@ import (
 	"sort"
 	"time"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// TopicPartition names one partition.
-type TopicPartition struct {
-	Topic     string
-	Partition int32
-}
-
-// String renders "topic/partition", kcg's way of naming a partition in
-// messages.
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s/%d", tp.Topic, tp.Partition) }
+// TopicPartition names one partition. It is vocab's, so the layers above
+// pass partitions to and from this package without converting them.
+type TopicPartition = vocab.TopicPartition
 
 // Broker is one broker of the cluster.
 type Broker struct {
