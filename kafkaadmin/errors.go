@@ -106,10 +106,3 @@ func retriable(err error) bool {
 	var bu *brokerUnknownError
 	return errors.As(err, &bu)
 }
-
-// coordinatorMoved reports whether err means the cached coordinator is
-// stale and must be looked up again.
-func coordinatorMoved(err error) bool {
-	var ke *KafkaError
-	return errors.As(err, &ke) && (ke.Code == kafka.NotCoordinatorForGroup || ke.Code == kafka.GroupCoordinatorNotAvailable)
-}
