@@ -92,9 +92,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 	var firstErr error
 	var wg sync.WaitGroup
 	for _, batch := range batches {
-		wg.Add(1)
-		go func(batch []string) {
-			defer wg.Done()
+		wg.Go(func() {
 			pending := batch
 			// Retry only the keys whose coordinator is not available yet:
 			// a fresh cluster answers COORDINATOR_NOT_AVAILABLE while it
@@ -136,7 +134,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 				}
 				mu.Unlock()
 			}
-		}(batch)
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {
@@ -271,9 +269,7 @@ func eachBatch[T any](batches [][]T, fn func([]T) error) error {
 	var first error
 	var wg sync.WaitGroup
 	for _, b := range batches {
-		wg.Add(1)
-		go func(b []T) {
-			defer wg.Done()
+		wg.Go(func() {
 			if err := fn(b); err != nil {
 				mu.Lock()
 				if first == nil {
@@ -281,7 +277,7 @@ func eachBatch[T any](batches [][]T, fn func([]T) error) error {
 				}
 				mu.Unlock()
 			}
-		}(b)
+		})
 	}
 	wg.Wait()
 	return first

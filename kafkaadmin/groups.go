@@ -66,9 +66,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 	var firstErr error
 	var wg sync.WaitGroup
 	for _, b := range info.Brokers {
-		wg.Add(1)
-		go func(b Broker) {
-			defer wg.Done()
+		wg.Go(func() {
 			req := kmsg.NewPtrListGroupsRequest()
 			req.Version = v
 			if v >= 4 {
@@ -97,7 +95,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 			for _, g := range r.Groups {
 				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: b.ID})
 			}
-		}(b)
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {

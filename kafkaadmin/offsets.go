@@ -76,9 +76,7 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 		var retryErr, fatal error
 		var wg sync.WaitGroup
 		for _, batch := range batches {
-			wg.Add(1)
-			go func(batch []string) {
-				defer wg.Done()
+			wg.Go(func() {
 				req := kmsg.NewPtrOffsetFetchRequest()
 				req.Version = v
 				if v >= 8 {
@@ -172,7 +170,7 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 						record(out)
 					}
 				}
-			}(batch)
+			})
 		}
 		wg.Wait()
 		if fatal != nil {
