@@ -75,15 +75,23 @@ type testCA struct {
 
 var testSerial int64
 
-func newTestCA(t *testing.T) *testCA {
+// newTestKey returns a fresh key and the next serial number for a
+// certificate of it: certificates of one test never share a serial.
+func newTestKey(t *testing.T) (*ecdsa.PrivateKey, *big.Int) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	testSerial++
+	return key, big.NewInt(testSerial)
+}
+
+func newTestCA(t *testing.T) *testCA {
+	t.Helper()
+	key, serial := newTestKey(t)
 	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(testSerial),
+		SerialNumber:          serial,
 		Subject:               pkix.Name{CommonName: "kcg test CA"},
 		NotBefore:             time.Now().Add(-time.Hour),
 		NotAfter:              time.Now().Add(time.Hour),
@@ -106,13 +114,9 @@ func newTestCA(t *testing.T) *testCA {
 // as PEM.
 func (ca *testCA) issue(t *testing.T, cn string, dns []string, ips []net.IP, usage x509.ExtKeyUsage) (tls.Certificate, []byte, []byte) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	testSerial++
+	key, serial := newTestKey(t)
 	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(testSerial),
+		SerialNumber: serial,
 		Subject:      pkix.Name{CommonName: cn},
 		DNSNames:     dns,
 		IPAddresses:  ips,

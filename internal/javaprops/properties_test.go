@@ -85,7 +85,11 @@ func TestPropertiesGoldenFromJava(t *testing.T) {
 	}
 	var want []byte
 	for _, f := range files {
-		want = append(want, mustRead(t, strings.TrimSuffix(f, ".properties")+".golden")...)
+		golden, err := os.ReadFile(strings.TrimSuffix(f, ".properties") + ".golden")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, golden...)
 	}
 	if !bytes.Equal(out, want) {
 		t.Errorf("the .golden files differ from Java's output:\n%s", out)
@@ -115,13 +119,4 @@ func TestPropertiesLinesAndErrors(t *testing.T) {
 	if strings.Contains(err.Error(), secret) {
 		t.Errorf("error echoes the line: %v", err)
 	}
-}
-
-func mustRead(t *testing.T, p string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
