@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
-	"time"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -91,9 +92,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 	var firstErr error
 	var wg sync.WaitGroup
 	for _, batch := range batches {
-		wg.Add(1)
-		go func(batch []string) {
-			defer wg.Done()
+		wg.Go(func() {
 			pending := batch
 			// Retry only the keys whose coordinator is not available yet:
 			// a fresh cluster answers COORDINATOR_NOT_AVAILABLE while it
@@ -135,7 +134,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 				}
 				mu.Unlock()
 			}
-		}(batch)
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {
@@ -170,12 +169,17 @@ type coordinatorFunc func(ctx context.Context, broker int32, groups []string) (r
 // why.
 func (c *Client) forCoordinators(ctx context.Context, groups []string, fn coordinatorFunc) (map[string]error, error) {
 	failed := map[string]error{}
-	pending := dedupe(groups)
-	backoff := 50 * time.Millisecond
-	for attempt := 0; len(pending) > 0; attempt++ {
+	pending := vocab.Dedupe(groups)
+	if len(pending) == 0 {
+		return failed, nil
+	}
+	var fatal, lastErr error
+	var again []string
+	err := retry(ctx, coordinatorRetries, func(int) bool {
 		coords, cerrs, err := c.coordinators(ctx, pending)
 		if err != nil {
-			return nil, err
+			fatal = err
+			return false
 		}
 		for g, e := range cerrs {
 			failed[g] = e
@@ -188,18 +192,15 @@ func (c *Client) forCoordinators(ctx context.Context, groups []string, fn coordi
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		var again []string
-		var lastErr error
+		again, lastErr = nil, nil
 		for broker, gs := range byBroker {
-			wg.Add(1)
-			go func(broker int32, gs []string) {
-				defer wg.Done()
-				retry, err := fn(ctx, broker, gs)
+			wg.Go(func() {
+				redo, err := fn(ctx, broker, gs)
 				mu.Lock()
 				defer mu.Unlock()
-				if err != nil && len(retry) == 0 {
+				if err != nil && len(redo) == 0 {
 					if retriable(err) || isNetwork(err) {
-						retry = gs
+						redo = gs
 					} else {
 						for _, g := range gs {
 							failed[g] = err
@@ -207,39 +208,39 @@ func (c *Client) forCoordinators(ctx context.Context, groups []string, fn coordi
 						return
 					}
 				}
-				if len(retry) > 0 {
-					again = append(again, retry...)
+				if len(redo) > 0 {
+					again = append(again, redo...)
 					lastErr = err
 				}
-			}(broker, gs)
+			})
 		}
 		wg.Wait()
 		if len(again) == 0 {
-			break
+			return false
 		}
 		// The coordinator of these groups moved (or a broker dropped the
 		// connection): look them up again.
 		c.forgetCoordinator(again...)
-		if attempt >= 20 || ctx.Err() != nil {
-			for _, g := range again {
-				if lastErr == nil {
-					lastErr = c.ctxErr(ctx)
-				}
-				failed[g] = lastErr
-			}
-			break
-		}
-		select {
-		case <-ctx.Done():
-			for _, g := range again {
-				failed[g] = c.ctxErr(ctx)
-			}
-			return failed, nil
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, time.Second)
-		sort.Strings(again)
+		slices.Sort(again)
 		pending = again
+		// A context already over would end the wait at once; stop here
+		// instead, so that the groups carry the error of their last
+		// attempt.
+		return ctx.Err() == nil
+	})
+	if fatal != nil {
+		return nil, fatal
+	}
+	if len(again) > 0 {
+		why := lastErr
+		if why == nil || (err != nil && !errors.Is(err, errRetriesExhausted)) {
+			// The context ended during the wait, or the last attempt gave
+			// no reason: the deadline is the news.
+			why = c.ctxErr(ctx)
+		}
+		for _, g := range again {
+			failed[g] = why
+		}
 	}
 	return failed, nil
 }
@@ -247,19 +248,6 @@ func (c *Client) forCoordinators(ctx context.Context, groups []string, fn coordi
 func isNetwork(err error) bool {
 	var ue *UnreachableError
 	return errors.As(err, &ue)
-}
-
-// dedupe returns in without repeats, in first-seen order.
-func dedupe[T comparable](in []T) []T {
-	seen := make(map[T]bool, len(in))
-	out := make([]T, 0, len(in))
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // chunks splits s into slices of at most n.
@@ -281,9 +269,7 @@ func eachBatch[T any](batches [][]T, fn func([]T) error) error {
 	var first error
 	var wg sync.WaitGroup
 	for _, b := range batches {
-		wg.Add(1)
-		go func(b []T) {
-			defer wg.Done()
+		wg.Go(func() {
 			if err := fn(b); err != nil {
 				mu.Lock()
 				if first == nil {
@@ -291,7 +277,7 @@ func eachBatch[T any](batches [][]T, fn func([]T) error) error {
 				}
 				mu.Unlock()
 			}
-		}(b)
+		})
 	}
 	wg.Wait()
 	return first

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"time"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 )
 
@@ -61,7 +60,7 @@ func (e *KafkaError) Error() string {
 	if e.What != "" {
 		s += " " + e.What
 	}
-	s += ": " + describeCode(e.Code)
+	s += ": " + vocab.Describe(e.Code)
 	if e.Msg != "" && e.Msg != e.Code.Description() {
 		s += " (" + e.Msg + ")"
 	}
@@ -71,27 +70,11 @@ func (e *KafkaError) Error() string {
 // Unwrap exposes the kafka-go error code so errors.Is(err, kafka.X) works.
 func (e *KafkaError) Unwrap() error { return e.Code }
 
-// describeCode renders a Kafka error code in operator language.
-func describeCode(code kafka.Error) string {
-	switch code {
-	case kafka.UnknownMemberId:
-		return "the group has active members (the broker refused the commit with UNKNOWN_MEMBER_ID); stop its consumers first"
-	case kafka.NonEmptyGroup:
-		return "the group is not empty: it still has active members"
-	case kafka.GroupIdNotFound:
-		return "the group does not exist"
-	case kafka.GroupSubscribedToTopic:
-		return "the group is actively subscribed to the topic"
-	case kafka.UnknownTopicOrPartition:
-		return "the topic or partition does not exist"
-	case kafka.GroupAuthorizationFailed:
-		return "not authorized to access the group"
-	case kafka.TopicAuthorizationFailed:
-		return "not authorized to access the topic"
-	case kafka.ClusterAuthorizationFailed:
-		return "not authorized for this cluster operation"
-	}
-	return fmt.Sprintf("%s (%s)", code.Description(), code.Title())
+// Is makes errors.Is(err, vocab.ErrGroupNotFound) true for
+// GROUP_ID_NOT_FOUND, so the layers above test for a missing group one
+// way, whichever layer learnt it.
+func (e *KafkaError) Is(target error) bool {
+	return target == vocab.ErrGroupNotFound && e.Code == vocab.CodeGroupIDNotFound
 }
 
 func kerr(op, what string, code int16, msg *string) error {
@@ -122,32 +105,4 @@ func retriable(err error) bool {
 	}
 	var bu *brokerUnknownError
 	return errors.As(err, &bu)
-}
-
-// coordinatorMoved reports whether err means the cached coordinator is
-// stale and must be looked up again.
-func coordinatorMoved(err error) bool {
-	var ke *KafkaError
-	return errors.As(err, &ke) && (ke.Code == kafka.NotCoordinatorForGroup || ke.Code == kafka.GroupCoordinatorNotAvailable)
-}
-
-// withRetry runs fn until it succeeds, returns a non-retriable error, or the
-// context ends; between attempts it backs off exponentially with jitter
-// (50ms doubling to 1s). The last error is returned when the context ends,
-// so the operator sees why, not just "deadline exceeded".
-func withRetry(ctx context.Context, fn func() error) error {
-	backoff := 50 * time.Millisecond
-	for attempt := 0; ; attempt++ {
-		err := fn()
-		if err == nil || !retriable(err) || attempt >= 30 {
-			return err
-		}
-		sleep := backoff/2 + rand.N(backoff/2+1)
-		select {
-		case <-ctx.Done():
-			return err
-		case <-time.After(sleep):
-		}
-		backoff = min(backoff*2, time.Second)
-	}
 }

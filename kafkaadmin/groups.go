@@ -8,15 +8,26 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// Group types as Kafka names them (ListGroups v5, KIP-848).
+// Group types as Kafka names them (ListGroups v5, KIP-848); the layers
+// above use vocab's names for them.
 const (
-	TypeClassic  = "classic"
-	TypeConsumer = "consumer"
+	// TypeClassic is a group of the classic rebalance protocol, and every
+	// group of a broker before 4.0.
+	TypeClassic = vocab.TypeClassic
+	// TypeConsumer is a KIP-848 consumer group.
+	TypeConsumer = vocab.TypeConsumer
 )
+
+// protocolTypeConsumer is the protocol type of classic groups whose members
+// speak ConsumerProtocol (Kafka consumers, as opposed to Connect workers).
+// It is a different field from the group type TypeConsumer that happens to
+// use the same word.
+const protocolTypeConsumer = "consumer"
 
 // GroupListing is one group as ListGroups reports it.
 type GroupListing struct {
@@ -55,9 +66,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 	var firstErr error
 	var wg sync.WaitGroup
 	for _, b := range info.Brokers {
-		wg.Add(1)
-		go func(b Broker) {
-			defer wg.Done()
+		wg.Go(func() {
 			req := kmsg.NewPtrListGroupsRequest()
 			req.Version = v
 			if v >= 4 {
@@ -86,7 +95,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 			for _, g := range r.Groups {
 				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: b.ID})
 			}
-		}(b)
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {
@@ -283,7 +292,7 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 				case e == nil:
 					set(c.classicGroupDescription(broker, g))
 				case errors.Is(e, kafka.GroupIdNotFound):
-					set(&GroupDescription{Group: g.Group, Exists: false, State: "Dead", Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
+					set(&GroupDescription{Group: g.Group, Exists: false, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
 				case retriable(e):
 					retryLater(g.Group, e)
 				default:
@@ -325,7 +334,7 @@ func (c *Client) brokerOrID(id int32) Broker {
 func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsResponseGroup) *GroupDescription {
 	d := &GroupDescription{
 		Group:        g.Group,
-		Exists:       g.State != "Dead",
+		Exists:       g.State != vocab.StateDead,
 		Type:         TypeClassic,
 		ProtocolType: g.ProtocolType,
 		State:        g.State,
@@ -336,7 +345,7 @@ func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsRes
 		mem := Member{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost}
 		// Only "consumer" groups use ConsumerProtocol; Connect workers and
 		// others put their own bytes there.
-		if g.ProtocolType == "consumer" {
+		if g.ProtocolType == protocolTypeConsumer {
 			if sub, err := DecodeSubscription(m.ProtocolMetadata); err == nil {
 				mem.Subscribed = sub.Topics
 			} else {
@@ -358,9 +367,9 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 	epoch, aepoch := g.Epoch, g.AssignmentEpoch
 	d := &GroupDescription{
 		Group:           g.Group,
-		Exists:          g.State != "Dead",
+		Exists:          g.State != vocab.StateDead,
 		Type:            TypeConsumer,
-		ProtocolType:    "consumer",
+		ProtocolType:    protocolTypeConsumer,
 		State:           g.State,
 		Assignor:        g.AssignorName,
 		Coordinator:     c.brokerOrID(broker),

@@ -11,7 +11,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// TopicPartition names one partition (vocab's, so every layer shares it).
+// TopicPartition names one partition. It is vocab's, so the layers above
+// pass partitions to and from this package without converting them.
 type TopicPartition = vocab.TopicPartition
 
 // Broker is one broker of the cluster.

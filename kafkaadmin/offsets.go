@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"time"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -76,9 +76,7 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 		var retryErr, fatal error
 		var wg sync.WaitGroup
 		for _, batch := range batches {
-			wg.Add(1)
-			go func(batch []string) {
-				defer wg.Done()
+			wg.Go(func() {
 				req := kmsg.NewPtrOffsetFetchRequest()
 				req.Version = v
 				if v >= 8 {
@@ -172,7 +170,7 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 						record(out)
 					}
 				}
-			}(batch)
+			})
 		}
 		wg.Wait()
 		if fatal != nil {
@@ -233,9 +231,10 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	if !ok || v < 1 {
 		return nil, errors.New("the broker does not support ListOffsets v1 or later")
 	}
-	pending := dedupe(tps)
-	backoff := 50 * time.Millisecond
-	for attempt := 0; len(pending) > 0; attempt++ {
+	pending := vocab.Dedupe(tps)
+	var fatal, lastErr error
+	var again []TopicPartition
+	err = retry(ctx, listOffsetsRetries, func(attempt int) bool {
 		topics := map[string]bool{}
 		for _, tp := range pending {
 			topics[tp.Topic] = true
@@ -253,13 +252,14 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 			meta = c.cachedTopics(pending)
 		}
 		if meta == nil {
+			var err error
 			if meta, err = c.Topics(ctx, names); err != nil {
-				return nil, err
+				fatal = err
+				return false
 			}
 		}
 		byLeader := map[int32][]TopicPartition{}
-		var lastErr error
-		var again []TopicPartition
+		lastErr, again = nil, nil
 		for _, tp := range pending {
 			ti := meta[tp.Topic]
 			if ti.Err != nil {
@@ -285,11 +285,8 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		var fatal error
 		for leader, parts := range byLeader {
-			wg.Add(1)
-			go func(leader int32, parts []TopicPartition) {
-				defer wg.Done()
+			wg.Go(func() {
 				req := kmsg.NewPtrListOffsetsRequest()
 				req.Version = v
 				req.ReplicaID = -1
@@ -341,28 +338,24 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 						out[tp] = lo
 					}
 				}
-			}(leader, parts)
+			})
 		}
 		wg.Wait()
-		if fatal != nil {
-			return nil, fatal
+		if fatal != nil || len(again) == 0 {
+			return false
 		}
-		if len(again) == 0 {
-			break
-		}
-		if attempt >= listOffsetsRetries {
-			for _, tp := range again {
-				out[tp] = ListedOffset{Err: lastErr}
-			}
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return nil, c.ctxErr(ctx)
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, time.Second)
 		pending = again
+		return true
+	})
+	switch {
+	case fatal != nil:
+		return nil, fatal
+	case errors.Is(err, errRetriesExhausted):
+		for _, tp := range again {
+			out[tp] = ListedOffset{Err: lastErr}
+		}
+	case err != nil:
+		return nil, c.ctxErr(ctx)
 	}
 	for _, tp := range tps {
 		if _, ok := out[tp]; !ok {
@@ -371,13 +364,6 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	}
 	return out, nil
 }
-
-// listOffsetsRetries bounds the retries of partitions whose leader is
-// moving or missing: about five seconds of backoff, enough for a leader
-// election, short enough that a partition that stays offline (its broker
-// is down) costs describe seconds, not the whole --timeout, before it is
-// shown without offsets.
-const listOffsetsRetries = 8
 
 // UnknownPartitionError means a topic exists but has no such partition.
 type UnknownPartitionError struct{ TP TopicPartition }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol/offsetcommit"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -172,7 +173,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []TopicPar
 	req.Group = group
 	byTopic := map[string][]int32{}
 	var topics []string
-	for _, tp := range dedupe(tps) {
+	for _, tp := range vocab.Dedupe(tps) {
 		if _, ok := byTopic[tp.Topic]; !ok {
 			topics = append(topics, tp.Topic)
 		}

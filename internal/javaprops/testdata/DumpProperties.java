@@ -1,10 +1,10 @@
 // DumpProperties prints what java.util.Properties.load(InputStream) reads
 // from each file: one "[key] = [value]" line per key, sorted, every
 // character outside printable ASCII (and the backslash) as backslash-u and four hex digits; or
-// "error: MESSAGE". connconfig_test.go compares kcg's parser with the
+// "error: MESSAGE". properties_test.go compares kcg's parser with the
 // .golden files this writes:
 //
-//   cd kafkaadmin/testdata/connconfig/properties
+//   cd internal/javaprops/testdata/properties
 //   for f in *.properties; do java ../DumpProperties.java $f > ${f%.properties}.golden; done
 import java.io.FileInputStream;
 import java.io.InputStream;

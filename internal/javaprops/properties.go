@@ -1,0 +1,219 @@
+package javaprops
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf16"
+)
+
+// Properties is a parsed Java properties file.
+type Properties struct {
+	values map[string]string
+	lines  map[string]int // line of the logical line that last set the key
+}
+
+// Get returns the value of key and whether the file sets it.
+func (p *Properties) Get(key string) (string, bool) {
+	v, ok := p.values[key]
+	return v, ok
+}
+
+// Line returns the line the key was last set on (0: not set), so that an
+// error about a value can point the operator at it.
+func (p *Properties) Line(key string) int { return p.lines[key] }
+
+// Keys returns the keys, sorted.
+func (p *Properties) Keys() []string {
+	ks := make([]string, 0, len(p.values))
+	for k := range p.values {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// SyntaxError is a malformed properties file. Its message never quotes
+// the line: it may hold a password.
+type SyntaxError struct {
+	Line int    // the 1-based line the malformed logical line starts on
+	Msg  string // what is wrong
+}
+
+// Error returns "line N: what is wrong".
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Parse reads data exactly as java.util.Properties.load of an
+// InputStream does: bytes are ISO-8859-1; lines end with \n, \r or \r\n;
+// leading whitespace is skipped; lines whose first non-blank character is
+// # or ! are comments; an odd number of trailing backslashes continues the
+// logical line (the next line's leading whitespace is dropped); the key
+// ends at the first unescaped '=', ':' or whitespace, and whitespace and
+// one separator after it are skipped; \t \n \r \f \uXXXX are escapes and a
+// backslash before any other character stands for that character. The
+// last assignment of a key wins.
+func Parse(data []byte) (*Properties, error) {
+	p := &Properties{values: map[string]string{}, lines: map[string]int{}}
+	for _, ln := range readLogicalLines(data) {
+		k, v, err := splitKeyValue(ln.text)
+		if err != nil {
+			return nil, &SyntaxError{Line: ln.line, Msg: err.Error()}
+		}
+		p.values[k] = v
+		p.lines[k] = ln.line
+	}
+	return p, nil
+}
+
+type logicalLine struct {
+	text []uint16 // ISO-8859-1 bytes as UTF-16 code units, escapes still in
+	line int      // 1-based line number where it starts
+}
+
+func isPropSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' }
+
+// readLogicalLines is Java's Properties.LineReader.
+func readLogicalLines(data []byte) []logicalLine {
+	var out []logicalLine
+	i, n, lineNo := 0, len(data), 1
+	eol := func() {
+		if data[i] == '\r' && i+1 < n && data[i+1] == '\n' {
+			i++
+		}
+		i++
+		lineNo++
+	}
+	for i < n {
+		c := data[i]
+		switch {
+		case isPropSpace(c):
+			i++
+			continue
+		case c == '\r' || c == '\n':
+			eol()
+			continue
+		}
+		start := lineNo
+		if c == '#' || c == '!' {
+			for i < n && data[i] != '\r' && data[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		var buf []uint16
+		for {
+			backslash := false
+			for i < n && data[i] != '\r' && data[i] != '\n' {
+				buf = append(buf, uint16(data[i]))
+				backslash = data[i] == '\\' && !backslash
+				i++
+			}
+			if !backslash {
+				if i < n {
+					eol()
+				}
+				break
+			}
+			buf = buf[:len(buf)-1] // the continuation backslash
+			if i >= n {
+				break
+			}
+			eol()
+			for i < n && isPropSpace(data[i]) {
+				i++
+			}
+		}
+		if len(buf) > 0 {
+			out = append(out, logicalLine{text: buf, line: start})
+		}
+	}
+	return out
+}
+
+// splitKeyValue is Java's Properties.load0 for one logical line.
+func splitKeyValue(line []uint16) (string, string, error) {
+	keyLen, valueStart, hasSep, backslash := 0, len(line), false, false
+	for keyLen < len(line) {
+		c := line[keyLen]
+		if (c == '=' || c == ':') && !backslash {
+			valueStart, hasSep = keyLen+1, true
+			break
+		}
+		if (c == ' ' || c == '\t' || c == '\f') && !backslash {
+			valueStart = keyLen + 1
+			break
+		}
+		backslash = c == '\\' && !backslash
+		keyLen++
+	}
+	for valueStart < len(line) {
+		c := line[valueStart]
+		if c != ' ' && c != '\t' && c != '\f' {
+			if !hasSep && (c == '=' || c == ':') {
+				hasSep = true
+			} else {
+				break
+			}
+		}
+		valueStart++
+	}
+	k, err := unescapeProperty(line[:keyLen])
+	if err != nil {
+		return "", "", err
+	}
+	v, err := unescapeProperty(line[valueStart:])
+	if err != nil {
+		return "", "", err
+	}
+	return k, v, nil
+}
+
+// unescapeProperty is Java's Properties.loadConvert.
+func unescapeProperty(in []uint16) (string, error) {
+	out := make([]uint16, 0, len(in))
+	for i := 0; i < len(in); {
+		c := in[i]
+		i++
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		if i >= len(in) {
+			break // unreachable: a trailing backslash continues the line
+		}
+		c = in[i]
+		i++
+		switch c {
+		case 'u':
+			if i+4 > len(in) {
+				return "", errors.New(`malformed \uxxxx escape`)
+			}
+			var v uint16
+			for _, d := range in[i : i+4] {
+				switch {
+				case d >= '0' && d <= '9':
+					v = v<<4 + d - '0'
+				case d >= 'a' && d <= 'f':
+					v = v<<4 + d - 'a' + 10
+				case d >= 'A' && d <= 'F':
+					v = v<<4 + d - 'A' + 10
+				default:
+					return "", errors.New(`malformed \uxxxx escape`)
+				}
+			}
+			i += 4
+			out = append(out, v)
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'n':
+			out = append(out, '\n')
+		case 'f':
+			out = append(out, '\f')
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(utf16.Decode(out)), nil
+}
