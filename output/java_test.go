@@ -303,6 +303,10 @@ func TestStateNotice(t *testing.T) {
 		{Ptr("Empty"), "Consumer group 'g' has no active members.", Stderr, true},
 		{Ptr("Reconciling"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
 		{Ptr("Assigning"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
+		{Ptr("PreparingRebalance"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
+		{Ptr("CompletingRebalance"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
+		{Ptr(""), "", Stdout, false},
+		{Ptr("Unknown"), "", Stdout, false},
 		{Ptr("Dead"), "Error: Consumer group 'g' does not exist.", Stdout, true},
 		{nil, "Error: The consumer group 'g' does not exist.", Stdout, true},
 		{Ptr("Stable"), "", Stdout, false},
@@ -311,6 +315,51 @@ func TestStateNotice(t *testing.T) {
 		n, ok := StateNotice("g", c.state)
 		if ok != c.ok || n.Text != c.text || (ok && n.Stream != c.stream) {
 			t.Errorf("StateNotice(%v) = %+v, %v", c.state, n, ok)
+		}
+	}
+}
+
+// TestJavaExceptionText pins the Java texts, now vocab's, byte for byte:
+// drop-in mode prints them where the Java tool prints its exceptions.
+func TestJavaExceptionText(t *testing.T) {
+	want := map[int16]string{
+		3:  "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.",
+		24: "org.apache.kafka.common.errors.InvalidGroupIdException: The configured groupId is invalid.",
+		68: "org.apache.kafka.common.errors.GroupNotEmptyException: The group is not empty.",
+		69: "org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.",
+		86: "org.apache.kafka.common.errors.GroupSubscribedToTopicException: Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.",
+	}
+	for code, text := range want {
+		if got, ok := JavaExceptionText(code); !ok || got != text {
+			t.Errorf("JavaExceptionText(%d) = %q, %v", code, got, ok)
+		}
+	}
+	for _, code := range []int16{0, 15, 16, 29, 30} {
+		if got, ok := JavaExceptionText(code); ok {
+			t.Errorf("JavaExceptionText(%d) = %q, want no text", code, got)
+		}
+	}
+}
+
+// TestJavaDeleteOffsetsFirstLine pins the first line for every error code
+// the Java tool treats specially, beyond the goldens' 69, 86 and 15.
+func TestJavaDeleteOffsetsFirstLine(t *testing.T) {
+	cases := map[int16]string{
+		0:  "Request succeeded for deleting offsets from group g.\n",
+		3:  "\nError: Encountered some partition-level error, see the follow-up details.\n",
+		24: "\nError: The configured groupId is invalid.\n",
+		29: "\nError: Encountered some partition-level error, see the follow-up details.\n",
+		30: "\nError: Group authorization failed.\n",
+		68: "\nError: The group is not empty.\n",
+		69: "\nError: The group id does not exist.\n",
+		86: "\nError: Encountered some partition-level error, see the follow-up details.\n",
+	}
+	for code, first := range cases {
+		got := render(t, func(b *bytes.Buffer) error {
+			return JavaDeleteOffsetsResult(b, DeleteOffsetsOutcome{Group: "g", ErrorCode: code, ErrorName: "X"})
+		})
+		if !strings.HasPrefix(string(got), first) {
+			t.Errorf("code %d: got %q, want it to start with %q", code, got, first)
 		}
 	}
 }
