@@ -6,13 +6,12 @@ import (
 	"testing"
 )
 
-// The expected texts in the Test*MatchesResearchSample tests are copied
-// verbatim (trailing blanks included) from the samples in the kcg research
-// notes on kafka-consumer-groups 4.4 (kafka-cgc.md §2.7, §3.2-3.4,
-// §4.1, §4.3), which were computed from the Java format strings. They pin
+// The expected texts in the Test*MatchesJavaSample tests are written out
+// by hand (trailing blanks included) from the format strings of
+// kafka-consumer-groups 4.4, which each writer's comment cites. They pin
 // the layouts independently of the golden files.
 
-func TestJavaOffsetsMatchesResearchSample(t *testing.T) {
+func TestJavaOffsetsMatchesJavaSample(t *testing.T) {
 	cid := "consumer-my-group-1-0d9b6c1e-3c55-4a5e-9d0b-0f2f5c1f7a11"
 	rows := []JavaOffsetRow{
 		{Topic: "orders", Partition: 0, CurrentOffset: Ptr[int64](2), LogEndOffset: Ptr[int64](4), Lag: Ptr[int64](2), ConsumerID: &cid, Host: Ptr("/10.0.0.5"), ClientID: Ptr("consumer-my-group-1")},
@@ -43,7 +42,7 @@ func TestJavaOffsetsMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaMembersMatchesResearchSample(t *testing.T) {
+func TestJavaMembersMatchesJavaSample(t *testing.T) {
 	assign := []TopicPartitions{{Topic: "payments", Partitions: []int32{0}}, {Topic: "orders", Partitions: []int32{1, 0}}}
 	rows := []JavaMemberRow{
 		{ConsumerID: "aB3xQ9tWRkqY1mZ0pL7c8w", Host: "/10.0.0.5", ClientID: "consumer-my-group-1", Assignment: assign, CurrentEpoch: Ptr[int32](12), TargetEpoch: Ptr[int32](12), TargetAssignment: assign},
@@ -74,7 +73,7 @@ func TestJavaMembersMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaStateMatchesResearchSample(t *testing.T) {
+func TestJavaStateMatchesJavaSample(t *testing.T) {
 	want := "\n" +
 		"GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                #MEMBERS\n" +
 		"my-group        broker-1:9092  (1)        uniform              Stable               2\n"
@@ -89,7 +88,7 @@ func TestJavaStateMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaListMatchesResearchSample(t *testing.T) {
+func TestJavaListMatchesJavaSample(t *testing.T) {
 	groups := []GroupListing{
 		{Group: "my-group", State: Ptr("Stable"), Type: Ptr(TypeConsumer)},
 		{Group: "legacy-group", State: Ptr("Empty"), Type: Ptr(TypeClassic)},
@@ -112,7 +111,7 @@ func TestJavaListMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaResetMatchesResearchSample(t *testing.T) {
+func TestJavaResetMatchesJavaSample(t *testing.T) {
 	want := "\n" +
 		"GROUP           TOPIC           PARTITION  NEW-OFFSET\n" +
 		"my-group        orders          0          0\n" +
@@ -131,7 +130,7 @@ func TestJavaResetMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaDeleteOffsetsMatchesResearchSample(t *testing.T) {
+func TestJavaDeleteOffsetsMatchesJavaSample(t *testing.T) {
 	want := "Request succeeded for deleting offsets from group group1.\n" +
 		"\n" +
 		"TOPIC           PARTITION  STATUS         \n" +
