@@ -319,16 +319,6 @@ func javaTypeName(t *string) string {
 	return strings.ToUpper((*t)[:1]) + strings.ToLower((*t)[1:])
 }
 
-// DescribeView selects one of the Java tool's three describe views.
-type DescribeView int
-
-// The describe views: --offsets (the default), --members, --state.
-const (
-	ViewOffsets DescribeView = iota
-	ViewMembers
-	ViewState
-)
-
 // JavaDescribe writes groups as `kafka-consumer-groups --describe` does,
 // in the order given (Java prints them sorted by group id, as Sort does):
 // per group first the state message of ConsumerGroupCommand
@@ -338,7 +328,7 @@ const (
 // the caller reports them. A state the Java tool does not know (including
 // an unknown, nil state) is an error with Java's message, which Java
 // reports through its generic error path.
-func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view DescribeView, verbose bool) error {
+func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, verbose bool) error {
 	for _, g := range l.Groups {
 		if g.Error != nil {
 			continue

@@ -145,7 +145,7 @@ func TestJavaDeleteOffsetsMatchesJavaSample(t *testing.T) {
 
 func TestJavaGoldens(t *testing.T) {
 	l := fixtureDescriptions()
-	describe := func(view DescribeView, verbose bool) func(*bytes.Buffer) error {
+	describe := func(view View, verbose bool) func(*bytes.Buffer) error {
 		return func(b *bytes.Buffer) error {
 			// stdout and stderr in one golden, marked, so both streams and
 			// what goes where are pinned.

@@ -1,0 +1,87 @@
+package output
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/kcg-dev/kcg/resetplan"
+)
+
+// Document is what a kcg command prints. JSON and YAML encode the document
+// itself (WriteJSON, WriteYAML); for -o table it writes its own view.
+//
+// The documents are GroupList, DescribeView (a GroupDescriptionList with
+// the table view to show), PlanDocument, PlanDiff, PlanStatus,
+// ApplyReport, GroupDeleteResult and OffsetDeleteResult.
+type Document interface {
+	// WriteTable writes the document as kcg's table for people.
+	WriteTable(w io.Writer) error
+}
+
+// Write prints doc in format f: its table for FormatTable, the document
+// for FormatJSON and FormatYAML. It is the one place a command's output
+// format is decided.
+func Write(w io.Writer, f Format, doc Document) error {
+	switch f {
+	case FormatTable:
+		return doc.WriteTable(w)
+	case FormatJSON, FormatYAML:
+		return WriteDocument(w, f, doc)
+	}
+	return fmt.Errorf("unknown output format %q", f)
+}
+
+// selfEncoder is implemented by documents whose JSON and YAML are an
+// encoding of their own (a plan is written exactly as its file).
+type selfEncoder interface {
+	encode(w io.Writer, f Format) error
+}
+
+// View selects one of describe's three table views, in kcg's tables and
+// in the Java tool's layouts alike.
+type View int
+
+// The describe views: --offsets (the default), --members, --state.
+const (
+	ViewOffsets View = iota
+	ViewMembers
+	ViewState
+)
+
+// DescribeView is the document of `kcg describe`: the description list,
+// and which of its tables -o table shows. JSON and YAML are the
+// GroupDescriptionList alone, whatever the view, so a script reads the
+// same document with or without --members or --state.
+type DescribeView struct {
+	Doc     GroupDescriptionList
+	View    View
+	Verbose bool
+}
+
+// WriteTable writes the view's table (see WriteOffsetsTable,
+// WriteMembersTable, WriteStateTable).
+func (v DescribeView) WriteTable(w io.Writer) error {
+	switch v.View {
+	case ViewMembers:
+		return writeMembersTable(w, v.Doc, v.Verbose)
+	case ViewState:
+		return writeStateTable(w, v.Doc, v.Verbose)
+	}
+	return writeOffsetsTable(w, v.Doc, v.Verbose)
+}
+
+// normalized makes the machine formats encode the description list, not
+// the view.
+func (v DescribeView) normalized() any { return v.Doc.normalized() }
+
+// PlanDocument is the document of `kcg plan` and `kcg show`: a plan. Its
+// table is the reviewer's summary (see WritePlanSummary); its JSON and
+// YAML are the plan file's own encoding (see WritePlanDocument).
+type PlanDocument struct {
+	Plan *resetplan.Plan
+}
+
+// WriteTable writes the plan summary.
+func (d PlanDocument) WriteTable(w io.Writer) error { return WritePlanSummary(w, d.Plan) }
+
+func (d PlanDocument) encode(w io.Writer, f Format) error { return WritePlanDocument(w, f, d.Plan) }
