@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -135,5 +136,40 @@ func TestWriteRejectsAnUnknownFormat(t *testing.T) {
 	}
 	if b.Len() != 0 {
 		t.Errorf("wrote %q for an unknown format", b.String())
+	}
+}
+
+// TestNewPlanDiff pins the document of `kcg diff A B` built from
+// resetplan.Diff: every plan-level, group and partition change, with the
+// partitions' entries copied from the plans.
+func TestNewPlanDiff(t *testing.T) {
+	a, b := decodePlan(t, planA), decodePlan(t, planB)
+	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, b))
+	golden(t, "plan-diff.json", render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, d) }))
+	golden(t, "plan-diff.yaml", render(t, func(buf *bytes.Buffer) error { return WriteYAML(buf, d) }))
+	if d.Equal || len(d.Plan) != 3 || len(d.Groups) != 1 || len(d.Partitions) != 4 {
+		t.Fatalf("diff %+v", d)
+	}
+	if p := d.Partitions[2]; p.Change != "removed" || p.After != nil || p.Before == nil || p.Before.Current != nil || *p.Before.Target != 6 || p.Before.Reason != "no-record-after-time" {
+		t.Errorf("removed partition %+v before %+v", p, p.Before)
+	}
+	if p := d.Partitions[3]; p.Change != "added" || p.Before != nil || p.After == nil || *p.After.Current != 4 {
+		t.Errorf("added partition %+v", p)
+	}
+
+	same := NewPlanDiff("a.yaml", "a2.yaml", resetplan.Diff(a, a))
+	if !same.Equal || same.Plan != nil || same.Groups != nil || same.Partitions != nil {
+		t.Errorf("diff of a plan with itself %+v", same)
+	}
+	golden(t, "plan-diff-equal.json", render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, same) }))
+}
+
+func TestNewPlanStatus(t *testing.T) {
+	p := decodePlan(t, planA)
+	s := NewPlanStatus("reset.yaml", p, "live-cluster")
+	want := PlanStatus{APIVersion: APIVersion, Kind: KindPlanStatus, Plan: "reset.yaml", Digest: resetplan.Digest(p),
+		PlanClusterID: "4L6g3nShT-eMCtK--X86sw", ClusterID: "live-cluster"}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("NewPlanStatus = %+v, want %+v", s, want)
 	}
 }
