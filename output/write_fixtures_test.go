@@ -1,6 +1,7 @@
 package output
 
 import (
+	"os"
 	"testing"
 
 	"github.com/kcg-dev/kcg/resetplan"
@@ -9,29 +10,10 @@ import (
 // Fixtures of the documents the plan, diff, apply and delete commands
 // print. Between them they cover every kind of row their tables have.
 
-// planA is a two-group plan with a partition without a commit; planB
-// differs from it in strategy, annotations, a target, a group type and a
-// partition added and one removed.
-const planA = `apiVersion: kcg/v1
-kind: OffsetResetPlan
-createdAt: "2026-11-29T07:10:00Z"
-createdBy: kcg 0.1.0
-cluster: {id: 4L6g3nShT-eMCtK--X86sw, bootstrap: "broker-1:9092"}
-strategy: {type: to-datetime, datetime: "2026-11-28T00:00:00Z"}
-annotations: {ticket: CHG-1234, note: "replay payments lost in the 11-28 outage"}
-groups:
-  - group: analytics
-    type: consumer
-    stateAtPlan: Empty
-    partitions:
-      - {topic: payments, partition: 0, current: 5, target: 2, logStart: 2, logEnd: 6, reason: resolved}
-  - group: billing
-    type: classic
-    stateAtPlan: Empty
-    partitions:
-      - {topic: payments, partition: 0, current: 3, target: 0, logStart: 0, logEnd: 6, reason: resolved}
-      - {topic: payments, partition: 1, current: null, target: 6, logStart: 0, logEnd: 6, reason: no-record-after-time}
-`
+// planA is resetplan's sample plan: two groups, a partition without a
+// commit, annotations. planB differs from it in strategy, annotations, a
+// target, a group type, and a partition added and one removed.
+const planAFile = "../resetplan/testdata/plan-sample.yaml"
 
 const planB = `apiVersion: kcg/v1
 kind: OffsetResetPlan
@@ -60,6 +42,15 @@ func decodePlan(t *testing.T, text string) *resetplan.Plan {
 		t.Fatal(err)
 	}
 	return p
+}
+
+func planA(t *testing.T) *resetplan.Plan {
+	t.Helper()
+	data, err := os.ReadFile(planAFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decodePlan(t, string(data))
 }
 
 func fixturePlanStatus() PlanStatus {

@@ -24,7 +24,7 @@ type writeCase struct {
 }
 
 func writeCases(t *testing.T) []writeCase {
-	a, b := decodePlan(t, planA), decodePlan(t, planB)
+	a, b := planA(t), decodePlan(t, planB)
 	l := fixtureDescriptions()
 	enc := func(doc any) (func(*bytes.Buffer) error, func(*bytes.Buffer) error) {
 		return func(b *bytes.Buffer) error { return WriteJSON(b, doc) },
@@ -102,7 +102,7 @@ func TestWriteDescribeDocumentIgnoresTheView(t *testing.T) {
 // TestWriteTablesMatchTheOldWriters keeps the Write*Table functions the
 // commands still call equal to Write until they are removed.
 func TestWriteTablesMatchTheOldWriters(t *testing.T) {
-	a := decodePlan(t, planA)
+	a := planA(t)
 	l := fixtureDescriptions()
 	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, decodePlan(t, planB)))
 	cases := []struct {
@@ -143,7 +143,7 @@ func TestWriteRejectsAnUnknownFormat(t *testing.T) {
 // resetplan.Diff: every plan-level, group and partition change, with the
 // partitions' entries copied from the plans.
 func TestNewPlanDiff(t *testing.T) {
-	a, b := decodePlan(t, planA), decodePlan(t, planB)
+	a, b := planA(t), decodePlan(t, planB)
 	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, b))
 	golden(t, "plan-diff.json", render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, d) }))
 	golden(t, "plan-diff.yaml", render(t, func(buf *bytes.Buffer) error { return WriteYAML(buf, d) }))
@@ -165,7 +165,7 @@ func TestNewPlanDiff(t *testing.T) {
 }
 
 func TestNewPlanStatus(t *testing.T) {
-	p := decodePlan(t, planA)
+	p := planA(t)
 	s := NewPlanStatus("reset.yaml", p, "live-cluster")
 	want := PlanStatus{APIVersion: APIVersion, Kind: KindPlanStatus, Plan: "reset.yaml", Digest: resetplan.Digest(p),
 		PlanClusterID: "4L6g3nShT-eMCtK--X86sw", ClusterID: "live-cluster"}
