@@ -93,10 +93,15 @@ func (r ApplyReport) normalized() any {
 	return r
 }
 
-// WriteApplyTable writes the apply report as a table: GROUP TOPIC
-// PARTITION BEFORE TARGET AFTER RESULT, "-" for no offset, "delete" for a
+// WriteApplyTable writes r's table.
+//
+// Deprecated: use Write(w, FormatTable, r).
+func WriteApplyTable(w io.Writer, r ApplyReport) error { return r.WriteTable(w) }
+
+// WriteTable writes the apply report as a table: GROUP TOPIC PARTITION
+// BEFORE TARGET AFTER RESULT, "-" for no offset, "delete" for a
 // delete-offset target.
-func WriteApplyTable(w io.Writer, r ApplyReport) error {
+func (r ApplyReport) WriteTable(w io.Writer) error {
 	var rows [][]string
 	for _, g := range r.Groups {
 		for _, p := range g.Partitions {

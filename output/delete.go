@@ -59,10 +59,15 @@ func (r GroupDeleteResult) Failed() int {
 	return n
 }
 
-// WriteGroupDeleteTable writes the result as kcg's table: GROUP, RESULT
-// (deleted or failed) and ERROR ("-" when none). Nothing is printed for an
-// empty result.
-func WriteGroupDeleteTable(w io.Writer, r GroupDeleteResult) error {
+// WriteGroupDeleteTable writes r's table.
+//
+// Deprecated: use Write(w, FormatTable, r).
+func WriteGroupDeleteTable(w io.Writer, r GroupDeleteResult) error { return r.WriteTable(w) }
+
+// WriteTable writes the result as kcg's table: GROUP, RESULT (deleted or
+// failed) and ERROR ("-" when none). Nothing is printed for an empty
+// result.
+func (r GroupDeleteResult) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(r.Groups))
 	for _, g := range r.Groups {
 		rows = append(rows, []string{g.Group, deletedWord(g.Deleted), strCell(g.Error)})
@@ -129,10 +134,15 @@ func (r OffsetDeleteResult) Failed() bool {
 	return false
 }
 
-// WriteOffsetDeleteTable writes the result as kcg's table: GROUP, TOPIC,
-// PARTITION ("-" for a topic that does not exist), RESULT (deleted or
-// failed) and ERROR.
-func WriteOffsetDeleteTable(w io.Writer, r OffsetDeleteResult) error {
+// WriteOffsetDeleteTable writes r's table.
+//
+// Deprecated: use Write(w, FormatTable, r).
+func WriteOffsetDeleteTable(w io.Writer, r OffsetDeleteResult) error { return r.WriteTable(w) }
+
+// WriteTable writes the result as kcg's table: GROUP, TOPIC, PARTITION
+// ("-" for a topic that does not exist), RESULT (deleted or failed) and
+// ERROR.
+func (r OffsetDeleteResult) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(r.Partitions))
 	for _, p := range r.Partitions {
 		part := missing

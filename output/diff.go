@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/kcg-dev/kcg/resetplan"
 )
 
 // Document kinds of `kcg diff`.
@@ -64,6 +66,40 @@ type PlanPartition struct {
 	Reason   string `json:"reason" yaml:"reason"`
 }
 
+// NewPlanDiff returns the document of `kcg diff A B` for d, the
+// difference of the plans read from pathA and pathB (resetplan.Diff).
+func NewPlanDiff(pathA, pathB string, d resetplan.DiffResult) PlanDiff {
+	doc := PlanDiff{APIVersion: APIVersion, Kind: KindPlanDiff, A: pathA, B: pathB, Equal: d.Empty()}
+	doc.Plan = fieldChanges(d.Plan)
+	for _, g := range d.Groups {
+		doc.Groups = append(doc.Groups, GroupDiff{Group: g.Group, Change: string(g.Kind), Fields: fieldChanges(g.Fields)})
+	}
+	for _, p := range d.Partitions {
+		doc.Partitions = append(doc.Partitions, PartitionDiff{
+			Group: p.Group, Topic: p.Topic, Partition: p.Partition, Change: string(p.Kind),
+			Fields: p.Fields, Before: planPartition(p.Before), After: planPartition(p.After),
+		})
+	}
+	return doc
+}
+
+// fieldChanges returns vs as document values; nil for none, as the
+// document's lists are until normalized.
+func fieldChanges(vs []resetplan.ValueChange) []FieldChange {
+	var out []FieldChange
+	for _, v := range vs {
+		out = append(out, FieldChange{Field: v.Field, Before: v.Before, After: v.After})
+	}
+	return out
+}
+
+func planPartition(p *resetplan.Partition) *PlanPartition {
+	if p == nil {
+		return nil
+	}
+	return &PlanPartition{Current: p.Current, Target: p.Target, LogStart: p.LogStart, LogEnd: p.LogEnd, Reason: string(p.Reason)}
+}
+
 func (d PlanDiff) normalized() any {
 	d.Plan = nonNil(d.Plan)
 	d.Groups = nonNil(d.Groups)
@@ -77,10 +113,14 @@ func (d PlanDiff) normalized() any {
 	return d
 }
 
-// WritePlanDiffTable writes a plan diff: plan-level and group-level
-// changes as lines, then a table of changed partitions with "before → after"
-// cells.
-func WritePlanDiffTable(w io.Writer, d PlanDiff) error {
+// WritePlanDiffTable writes d's table.
+//
+// Deprecated: use Write(w, FormatTable, d).
+func WritePlanDiffTable(w io.Writer, d PlanDiff) error { return d.WriteTable(w) }
+
+// WriteTable writes a plan diff: plan-level and group-level changes as
+// lines, then a table of changed partitions with "before → after" cells.
+func (d PlanDiff) WriteTable(w io.Writer) error {
 	if d.Equal {
 		_, err := fmt.Fprintf(w, "the plans make the same change\n")
 		return err
@@ -191,6 +231,17 @@ type PendingEntry struct {
 	To *int64 `json:"to" yaml:"to"`
 }
 
+// NewPlanStatus returns the head of the document of `kcg diff PLAN`: the
+// plan read from path, compared with the live cluster clusterID. The
+// caller adds the findings of its live check (ActiveGroups, Drift,
+// OutOfRange, WouldWrite) and sets Ready and AlreadyApplied from them.
+func NewPlanStatus(path string, plan *resetplan.Plan, clusterID string) PlanStatus {
+	return PlanStatus{
+		APIVersion: APIVersion, Kind: KindPlanStatus, Plan: path, Digest: resetplan.Digest(plan),
+		PlanClusterID: plan.Cluster.ID, ClusterID: clusterID,
+	}
+}
+
 func (s PlanStatus) normalized() any {
 	s.ActiveGroups = nonNil(s.ActiveGroups)
 	s.Drift = nonNil(s.Drift)
@@ -199,10 +250,15 @@ func (s PlanStatus) normalized() any {
 	return s
 }
 
-// WritePlanStatusTable writes the live comparison as one table: every
-// finding (cluster, active, drift, out-of-range) and every write apply
-// would make, one per row.
-func WritePlanStatusTable(w io.Writer, s PlanStatus) error {
+// WritePlanStatusTable writes s's table.
+//
+// Deprecated: use Write(w, FormatTable, s).
+func WritePlanStatusTable(w io.Writer, s PlanStatus) error { return s.WriteTable(w) }
+
+// WriteTable writes the live comparison as one table: every finding
+// (cluster, active, drift, out-of-range) and every write apply would make,
+// one per row.
+func (s PlanStatus) WriteTable(w io.Writer) error {
 	var rows [][]string
 	if s.PlanClusterID != s.ClusterID {
 		rows = append(rows, []string{"cluster", "-", "-", "-", fmt.Sprintf("plan for %s, live cluster is %s", s.PlanClusterID, s.ClusterID)})

@@ -1,8 +1,12 @@
-// Package output holds kcg's read documents (GroupList,
-// GroupDescriptionList) and every renderer that turns data into text:
-// JSON and YAML for scripts, kcg's own borderless tables for people, and
-// byte-for-byte copies of the Java kafka-consumer-groups tool's fixed-width
-// layouts for drop-in mode.
+// Package output holds the documents kcg's commands print and every
+// renderer that turns data into text: JSON and YAML for scripts, kcg's own
+// borderless tables for people, and byte-for-byte copies of the Java
+// kafka-consumer-groups tool's fixed-width layouts for drop-in mode.
+//
+// A command builds a Document (GroupList, DescribeView, PlanDocument,
+// PlanDiff, PlanStatus, ApplyReport, GroupDeleteResult,
+// OffsetDeleteResult) and hands it to Write with the -o format: the
+// document knows its table, and JSON and YAML encode the document itself.
 //
 // It is the only package that imports tablewriter, whose output changes
 // between minor releases; the version is pinned in go.mod and every table is
@@ -13,7 +17,8 @@
 // so the order is decided in one place. The exceptions are the Java
 // layouts whose Java order is a HashMap's (JavaResetTable,
 // JavaDeleteResult, JavaDeleteOffsetsResult): they sort a copy, which is
-// kcg's documented difference from the Java tool. JSON and YAML carry the same document with the same
-// field order, and a value that does not exist is null in both, never a
-// sentinel; docs/output.md is the reference for every field.
+// kcg's documented difference from the Java tool. JSON and YAML carry the
+// same document with the same field order, and a value that does not
+// exist is null in both, never a sentinel; docs/output.md is the reference
+// for every field.
 package output

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"gopkg.in/yaml.v3"
 )
 
@@ -17,10 +18,11 @@ const (
 	KindGroupDescriptionList = "GroupDescriptionList"
 )
 
-// Group types as kcg writes them in documents (Kafka's names, lower case).
+// Group types as kcg writes them in documents (Kafka's names, lower case):
+// vocab's, under the names output's callers already use.
 const (
-	TypeClassic  = "classic"
-	TypeConsumer = "consumer"
+	TypeClassic  = vocab.TypeClassic
+	TypeConsumer = vocab.TypeConsumer
 )
 
 // Ptr returns a pointer to v. Documents use pointers for every value that

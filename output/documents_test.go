@@ -189,8 +189,9 @@ func TestJSONDoesNotEscapeHTMLAndEndsWithNewline(t *testing.T) {
 	}
 }
 
-// TestContractExampleDecodes keeps the JSON outline of kcg.md §2 valid:
-// every field it names exists, under that name, in the Go types.
+// TestContractExampleDecodes keeps the JSON outline of the documents (see
+// docs/output.md) valid: every field it names exists, under that name, in
+// the Go types.
 func TestContractExampleDecodes(t *testing.T) {
 	examples := []struct {
 		text string

@@ -87,9 +87,12 @@ func WriteYAML(w io.Writer, doc any) error {
 }
 
 // WriteDocument writes doc in a machine format (json or yaml). Tables are
-// views of a document and have their own writers (WriteGroupListTable,
-// WriteOffsetsTable, ...), so FormatTable is an error here.
+// views of a document (see Write and Document.WriteTable), so FormatTable
+// is an error here.
 func WriteDocument(w io.Writer, f Format, doc any) error {
+	if e, ok := doc.(selfEncoder); ok {
+		return e.encode(w, f)
+	}
 	switch f {
 	case FormatJSON:
 		return WriteJSON(w, doc)

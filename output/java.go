@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // The Java tool's layouts are printf formats with fixed minimum widths, so
@@ -331,7 +333,7 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 		if g.Error != nil {
 			continue
 		}
-		if !knownState(g.State) {
+		if g.State == nil || !vocab.IsKnownState(*g.State) {
 			// Java's text, capitalised and punctuated as it prints it.
 			return fmt.Errorf("Expected a valid consumer group state, but found '%s'.", javaStateName(g.State))
 		}
@@ -344,7 +346,7 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 				return err
 			}
 		}
-		dead := *g.State == "Dead"
+		dead := *g.State == vocab.StateDead
 		var err error
 		switch view {
 		case ViewOffsets:
@@ -363,17 +365,6 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 		}
 	}
 	return nil
-}
-
-func knownState(s *string) bool {
-	if s == nil {
-		return false
-	}
-	switch *s {
-	case "Dead", "Empty", "Stable", "PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling":
-		return true
-	}
-	return false
 }
 
 // JavaList writes `kafka-consumer-groups --list` output
@@ -536,24 +527,14 @@ type DeleteOffsetsPartition struct {
 	Error *string
 }
 
-// Kafka error codes the Java tool treats specially after an OffsetDelete.
-const (
-	codeUnknownTopicOrPartition  = 3
-	codeInvalidGroupID           = 24
-	codeTopicAuthorizationFailed = 29
-	codeGroupAuthorizationFailed = 30
-	codeNonEmptyGroup            = 68
-	codeGroupIDNotFound          = 69
-	codeGroupSubscribedToTopic   = 86
-)
-
-// groupErrorMessages are Errors.message() of the group-level codes (Kafka
-// 4.x clients/.../protocol/Errors.java).
-var groupErrorMessages = map[int16]string{
-	codeInvalidGroupID:           "The configured groupId is invalid.",
-	codeGroupIDNotFound:          "The group id does not exist.",
-	codeGroupAuthorizationFailed: "Group authorization failed.",
-	codeNonEmptyGroup:            "The group is not empty.",
+// groupErrorMessages are Errors.message() of the group-level codes the
+// Java tool treats specially after an OffsetDelete (Kafka 4.x
+// clients/.../protocol/Errors.java).
+var groupErrorMessages = map[vocab.Code]string{
+	vocab.CodeInvalidGroupID:     "The configured groupId is invalid.",
+	vocab.CodeGroupIDNotFound:    "The group id does not exist.",
+	vocab.CodeGroupAuthorization: "Group authorization failed.",
+	vocab.CodeNonEmptyGroup:      "The group is not empty.",
 }
 
 // JavaDeleteOffsetsResult writes what `kafka-consumer-groups
@@ -566,12 +547,13 @@ var groupErrorMessages = map[int16]string{
 // partition counts as -1 and prints "-"), then a newline.
 func JavaDeleteOffsetsResult(w io.Writer, r DeleteOffsetsOutcome) error {
 	var b strings.Builder
-	switch r.ErrorCode {
+	code := vocab.Code(r.ErrorCode)
+	switch code {
 	case 0:
 		b.WriteString("Request succeeded for deleting offsets from group " + r.Group + ".\n")
-	case codeInvalidGroupID, codeGroupIDNotFound, codeGroupAuthorizationFailed, codeNonEmptyGroup:
-		b.WriteString("\nError: " + groupErrorMessages[r.ErrorCode] + "\n")
-	case codeGroupSubscribedToTopic, codeTopicAuthorizationFailed, codeUnknownTopicOrPartition:
+	case vocab.CodeInvalidGroupID, vocab.CodeGroupIDNotFound, vocab.CodeGroupAuthorization, vocab.CodeNonEmptyGroup:
+		b.WriteString("\nError: " + groupErrorMessages[code] + "\n")
+	case vocab.CodeGroupSubscribedToTopic, vocab.CodeTopicAuthorization, vocab.CodeUnknownTopicOrPartition:
 		b.WriteString("\nError: Encountered some partition-level error, see the follow-up details.\n")
 	default:
 		b.WriteString("\nError: Encountered some unknown error: " + r.ErrorName + "\n")
@@ -614,24 +596,13 @@ func derefPartition(p *int32) int32 {
 	return *p
 }
 
-// javaExceptions are the exceptions the Java Admin client builds, with
-// their default messages, for the error codes `--delete` and
-// `--delete-offsets` commonly report.
-var javaExceptions = map[int16]string{
-	codeUnknownTopicOrPartition: "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.",
-	codeInvalidGroupID:          "org.apache.kafka.common.errors.InvalidGroupIdException: The configured groupId is invalid.",
-	codeNonEmptyGroup:           "org.apache.kafka.common.errors.GroupNotEmptyException: The group is not empty.",
-	codeGroupIDNotFound:         "org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.",
-	codeGroupSubscribedToTopic:  "org.apache.kafka.common.errors.GroupSubscribedToTopicException: Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.",
-}
-
 // JavaExceptionText returns what the Java tool prints for a Kafka error
 // code in --delete and --delete-offsets results (the exception's
 // toString()), for the codes those commands commonly meet: 3
 // UNKNOWN_TOPIC_OR_PARTITION, 24 INVALID_GROUP_ID, 68 NON_EMPTY_GROUP, 69
 // GROUP_ID_NOT_FOUND, 86 GROUP_SUBSCRIBED_TO_TOPIC. ok is false for any
-// other code; the caller then supplies its own text.
+// other code; the caller then supplies its own text. The texts are
+// vocab.JavaException's; this keeps the int16 of the wire protocol.
 func JavaExceptionText(code int16) (text string, ok bool) {
-	text, ok = javaExceptions[code]
-	return text, ok
+	return vocab.JavaException(vocab.Code(code))
 }

@@ -6,13 +6,12 @@ import (
 	"testing"
 )
 
-// The expected texts in the Test*MatchesResearchSample tests are copied
-// verbatim (trailing blanks included) from the samples in the kcg research
-// notes on kafka-consumer-groups 4.4 (kafka-cgc.md §2.7, §3.2-3.4,
-// §4.1, §4.3), which were computed from the Java format strings. They pin
+// The expected texts in the Test*MatchesJavaSample tests are written out
+// by hand (trailing blanks included) from the format strings of
+// kafka-consumer-groups 4.4, which each writer's comment cites. They pin
 // the layouts independently of the golden files.
 
-func TestJavaOffsetsMatchesResearchSample(t *testing.T) {
+func TestJavaOffsetsMatchesJavaSample(t *testing.T) {
 	cid := "consumer-my-group-1-0d9b6c1e-3c55-4a5e-9d0b-0f2f5c1f7a11"
 	rows := []JavaOffsetRow{
 		{Topic: "orders", Partition: 0, CurrentOffset: Ptr[int64](2), LogEndOffset: Ptr[int64](4), Lag: Ptr[int64](2), ConsumerID: &cid, Host: Ptr("/10.0.0.5"), ClientID: Ptr("consumer-my-group-1")},
@@ -43,7 +42,7 @@ func TestJavaOffsetsMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaMembersMatchesResearchSample(t *testing.T) {
+func TestJavaMembersMatchesJavaSample(t *testing.T) {
 	assign := []TopicPartitions{{Topic: "payments", Partitions: []int32{0}}, {Topic: "orders", Partitions: []int32{1, 0}}}
 	rows := []JavaMemberRow{
 		{ConsumerID: "aB3xQ9tWRkqY1mZ0pL7c8w", Host: "/10.0.0.5", ClientID: "consumer-my-group-1", Assignment: assign, CurrentEpoch: Ptr[int32](12), TargetEpoch: Ptr[int32](12), TargetAssignment: assign},
@@ -74,7 +73,7 @@ func TestJavaMembersMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaStateMatchesResearchSample(t *testing.T) {
+func TestJavaStateMatchesJavaSample(t *testing.T) {
 	want := "\n" +
 		"GROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                #MEMBERS\n" +
 		"my-group        broker-1:9092  (1)        uniform              Stable               2\n"
@@ -89,7 +88,7 @@ func TestJavaStateMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaListMatchesResearchSample(t *testing.T) {
+func TestJavaListMatchesJavaSample(t *testing.T) {
 	groups := []GroupListing{
 		{Group: "my-group", State: Ptr("Stable"), Type: Ptr(TypeConsumer)},
 		{Group: "legacy-group", State: Ptr("Empty"), Type: Ptr(TypeClassic)},
@@ -112,7 +111,7 @@ func TestJavaListMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaResetMatchesResearchSample(t *testing.T) {
+func TestJavaResetMatchesJavaSample(t *testing.T) {
 	want := "\n" +
 		"GROUP           TOPIC           PARTITION  NEW-OFFSET\n" +
 		"my-group        orders          0          0\n" +
@@ -131,7 +130,7 @@ func TestJavaResetMatchesResearchSample(t *testing.T) {
 	}
 }
 
-func TestJavaDeleteOffsetsMatchesResearchSample(t *testing.T) {
+func TestJavaDeleteOffsetsMatchesJavaSample(t *testing.T) {
 	want := "Request succeeded for deleting offsets from group group1.\n" +
 		"\n" +
 		"TOPIC           PARTITION  STATUS         \n" +
@@ -146,7 +145,7 @@ func TestJavaDeleteOffsetsMatchesResearchSample(t *testing.T) {
 
 func TestJavaGoldens(t *testing.T) {
 	l := fixtureDescriptions()
-	describe := func(view DescribeView, verbose bool) func(*bytes.Buffer) error {
+	describe := func(view View, verbose bool) func(*bytes.Buffer) error {
 		return func(b *bytes.Buffer) error {
 			// stdout and stderr in one golden, marked, so both streams and
 			// what goes where are pinned.
@@ -303,6 +302,10 @@ func TestStateNotice(t *testing.T) {
 		{Ptr("Empty"), "Consumer group 'g' has no active members.", Stderr, true},
 		{Ptr("Reconciling"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
 		{Ptr("Assigning"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
+		{Ptr("PreparingRebalance"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
+		{Ptr("CompletingRebalance"), "Warning: Consumer group 'g' is rebalancing.", Stderr, true},
+		{Ptr(""), "", Stdout, false},
+		{Ptr("Unknown"), "", Stdout, false},
 		{Ptr("Dead"), "Error: Consumer group 'g' does not exist.", Stdout, true},
 		{nil, "Error: The consumer group 'g' does not exist.", Stdout, true},
 		{Ptr("Stable"), "", Stdout, false},
@@ -311,6 +314,51 @@ func TestStateNotice(t *testing.T) {
 		n, ok := StateNotice("g", c.state)
 		if ok != c.ok || n.Text != c.text || (ok && n.Stream != c.stream) {
 			t.Errorf("StateNotice(%v) = %+v, %v", c.state, n, ok)
+		}
+	}
+}
+
+// TestJavaExceptionText pins the Java texts, now vocab's, byte for byte:
+// drop-in mode prints them where the Java tool prints its exceptions.
+func TestJavaExceptionText(t *testing.T) {
+	want := map[int16]string{
+		3:  "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.",
+		24: "org.apache.kafka.common.errors.InvalidGroupIdException: The configured groupId is invalid.",
+		68: "org.apache.kafka.common.errors.GroupNotEmptyException: The group is not empty.",
+		69: "org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.",
+		86: "org.apache.kafka.common.errors.GroupSubscribedToTopicException: Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.",
+	}
+	for code, text := range want {
+		if got, ok := JavaExceptionText(code); !ok || got != text {
+			t.Errorf("JavaExceptionText(%d) = %q, %v", code, got, ok)
+		}
+	}
+	for _, code := range []int16{0, 15, 16, 29, 30} {
+		if got, ok := JavaExceptionText(code); ok {
+			t.Errorf("JavaExceptionText(%d) = %q, want no text", code, got)
+		}
+	}
+}
+
+// TestJavaDeleteOffsetsFirstLine pins the first line for every error code
+// the Java tool treats specially, beyond the goldens' 69, 86 and 15.
+func TestJavaDeleteOffsetsFirstLine(t *testing.T) {
+	cases := map[int16]string{
+		0:  "Request succeeded for deleting offsets from group g.\n",
+		3:  "\nError: Encountered some partition-level error, see the follow-up details.\n",
+		24: "\nError: The configured groupId is invalid.\n",
+		29: "\nError: Encountered some partition-level error, see the follow-up details.\n",
+		30: "\nError: Group authorization failed.\n",
+		68: "\nError: The group is not empty.\n",
+		69: "\nError: The group id does not exist.\n",
+		86: "\nError: Encountered some partition-level error, see the follow-up details.\n",
+	}
+	for code, first := range cases {
+		got := render(t, func(b *bytes.Buffer) error {
+			return JavaDeleteOffsetsResult(b, DeleteOffsetsOutcome{Group: "g", ErrorCode: code, ErrorName: "X"})
+		})
+		if !strings.HasPrefix(string(got), first) {
+			t.Errorf("code %d: got %q, want it to start with %q", code, got, first)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package output
 
+import "github.com/kcg-dev/kcg/vocab"
+
 // The per-group state messages of the Java tool
 // (ConsumerGroupCommand.shouldPrintMemberState). kcg prints the same texts
 // in both modes; only the stream of the "does not exist" errors differs
@@ -60,12 +62,12 @@ func StateNotice(group string, state *string) (n Notice, ok bool) {
 	if state == nil {
 		return Notice{MissingGroupMessage(group), Stdout}, true
 	}
-	switch *state {
-	case "Dead":
+	switch {
+	case *state == vocab.StateDead:
 		return Notice{DeadGroupMessage(group), Stdout}, true
-	case "Empty":
+	case *state == vocab.StateEmpty:
 		return Notice{NoActiveMembersMessage(group), Stderr}, true
-	case "PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling":
+	case vocab.IsRebalancing(*state):
 		return Notice{RebalancingMessage(group), Stderr}, true
 	}
 	return Notice{}, false

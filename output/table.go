@@ -229,13 +229,18 @@ func AssignmentString(as []TopicPartitions) string {
 	return strings.Join(entries, ";")
 }
 
-// WriteGroupListTable writes kcg's native `list` table:
+// WriteGroupListTable writes l's table.
+//
+// Deprecated: use Write(w, FormatTable, l).
+func WriteGroupListTable(w io.Writer, l GroupList) error { return l.WriteTable(w) }
+
+// WriteTable writes kcg's native `list` table:
 //
 //	GROUP   STATE   TYPE   PROTOCOL-TYPE
 //
 // one row per group in the order given; "-" for an unknown state or type
 // and for the empty protocol type of groups that only commit offsets.
-func WriteGroupListTable(w io.Writer, l GroupList) error {
+func (l GroupList) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(l.Groups))
 	for _, g := range l.Groups {
 		rows = append(rows, []string{g.Group, strCell(g.State), strCell(g.Type), nonEmptyCell(g.ProtocolType)})
@@ -243,13 +248,21 @@ func WriteGroupListTable(w io.Writer, l GroupList) error {
 	return renderTable(w, []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}, rows)
 }
 
-// WriteOffsetsTable writes kcg's native `describe` (offsets) table: one
+// WriteOffsetsTable writes l's offsets table.
+//
+// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
+// ViewOffsets, Verbose: verbose}).
+func WriteOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+	return writeOffsetsTable(w, l, verbose)
+}
+
+// writeOffsetsTable writes kcg's native `describe` (offsets) table: one
 // header for all groups, then per group one row per partition in the
 // document's order and a total row whose TOPIC is "(total)" and whose LAG
 // is the group's totalLag ("-" when no lag is known). verbose adds
 // LEADER-EPOCH after PARTITION. Groups with an error or without partitions
 // have no rows; their messages belong on stderr.
-func WriteOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
 	header := []string{"GROUP", "TOPIC", "PARTITION"}
 	if verbose {
 		header = append(header, "LEADER-EPOCH")
@@ -277,7 +290,15 @@ func WriteOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 	return renderTable(w, header, rows)
 }
 
-// WriteMembersTable writes kcg's native `describe --members` table: one
+// WriteMembersTable writes l's members table.
+//
+// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
+// ViewMembers, Verbose: verbose}).
+func WriteMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+	return writeMembersTable(w, l, verbose)
+}
+
+// writeMembersTable writes kcg's native `describe --members` table: one
 // header for all groups, one row per member in the document's order.
 // GROUP-INSTANCE-ID appears when any member has one. verbose adds
 // CURRENT-EPOCH CURRENT-ASSIGNMENT TARGET-EPOCH TARGET-ASSIGNMENT (see
@@ -285,7 +306,7 @@ func WriteOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 // and UPGRADED when some group mixes members that use the consumer
 // protocol and members that joined as classic consumers (the Java tool's
 // rule). Groups with an error or without members have no rows.
-func WriteMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+func writeMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
 	withInstance, withUpgraded := false, false
 	for _, g := range l.Groups {
 		if g.Error != nil {
@@ -334,7 +355,15 @@ func WriteMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 	return renderTable(w, header, rows)
 }
 
-// WriteStateTable writes kcg's native `describe --state` table, one row
+// WriteStateTable writes l's state table.
+//
+// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
+// ViewState, Verbose: verbose}).
+func WriteStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+	return writeStateTable(w, l, verbose)
+}
+
+// writeStateTable writes kcg's native `describe --state` table, one row
 // per group (Dead groups included, error entries left out):
 //
 //	GROUP   COORDINATOR (ID)   ASSIGNMENT-STRATEGY   STATE   #MEMBERS
@@ -342,7 +371,7 @@ func WriteMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 // The coordinator cell is "host:port (id)". verbose inserts GROUP-EPOCH
 // and TARGET-ASSIGNMENT-EPOCH before #MEMBERS, where the Java tool has
 // them; both are "-" for classic groups.
-func WriteStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+func writeStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
 	header := []string{"GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"}
 	if verbose {
 		header = append(header, "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH")

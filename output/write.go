@@ -9,27 +9,36 @@ import (
 
 // Document is what a kcg command prints. JSON and YAML encode the document
 // itself (WriteJSON, WriteYAML); for -o table it writes its own view.
+//
+// The documents are GroupList, DescribeView (a GroupDescriptionList with
+// the table view to show), PlanDocument, PlanDiff, PlanStatus,
+// ApplyReport, GroupDeleteResult and OffsetDeleteResult.
 type Document interface {
 	// WriteTable writes the document as kcg's table for people.
 	WriteTable(w io.Writer) error
 }
 
 // Write prints doc in format f: its table for FormatTable, the document
-// for FormatJSON and FormatYAML.
+// for FormatJSON and FormatYAML. It is the one place a command's output
+// format is decided.
 func Write(w io.Writer, f Format, doc Document) error {
 	switch f {
 	case FormatTable:
 		return doc.WriteTable(w)
 	case FormatJSON, FormatYAML:
-		if p, ok := doc.(PlanDocument); ok {
-			return WritePlanDocument(w, f, p.Plan)
-		}
 		return WriteDocument(w, f, doc)
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }
 
-// View selects one of describe's three table views.
+// selfEncoder is implemented by documents whose JSON and YAML are an
+// encoding of their own (a plan is written exactly as its file).
+type selfEncoder interface {
+	encode(w io.Writer, f Format) error
+}
+
+// View selects one of describe's three table views, in kcg's tables and
+// in the Java tool's layouts alike.
 type View int
 
 // The describe views: --offsets (the default), --members, --state.
@@ -39,27 +48,35 @@ const (
 	ViewState
 )
 
-// DescribeView is the document of `kcg describe`.
+// DescribeView is the document of `kcg describe`: the description list,
+// and which of its tables -o table shows. JSON and YAML are the
+// GroupDescriptionList alone, whatever the view, so a script reads the
+// same document with or without --members or --state.
 type DescribeView struct {
 	Doc     GroupDescriptionList
 	View    View
 	Verbose bool
 }
 
-// WriteTable writes the view's table.
+// WriteTable writes the view's table (see WriteOffsetsTable,
+// WriteMembersTable, WriteStateTable).
 func (v DescribeView) WriteTable(w io.Writer) error {
 	switch v.View {
 	case ViewMembers:
-		return WriteMembersTable(w, v.Doc, v.Verbose)
+		return writeMembersTable(w, v.Doc, v.Verbose)
 	case ViewState:
-		return WriteStateTable(w, v.Doc, v.Verbose)
+		return writeStateTable(w, v.Doc, v.Verbose)
 	}
-	return WriteOffsetsTable(w, v.Doc, v.Verbose)
+	return writeOffsetsTable(w, v.Doc, v.Verbose)
 }
 
+// normalized makes the machine formats encode the description list, not
+// the view.
 func (v DescribeView) normalized() any { return v.Doc.normalized() }
 
-// PlanDocument is the document of `kcg plan` and `kcg show`.
+// PlanDocument is the document of `kcg plan` and `kcg show`: a plan. Its
+// table is the reviewer's summary (see WritePlanSummary); its JSON and
+// YAML are the plan file's own encoding (see WritePlanDocument).
 type PlanDocument struct {
 	Plan *resetplan.Plan
 }
@@ -67,39 +84,4 @@ type PlanDocument struct {
 // WriteTable writes the plan summary.
 func (d PlanDocument) WriteTable(w io.Writer) error { return WritePlanSummary(w, d.Plan) }
 
-func (l GroupList) WriteTable(w io.Writer) error          { return WriteGroupListTable(w, l) }
-func (d PlanDiff) WriteTable(w io.Writer) error           { return WritePlanDiffTable(w, d) }
-func (s PlanStatus) WriteTable(w io.Writer) error         { return WritePlanStatusTable(w, s) }
-func (r ApplyReport) WriteTable(w io.Writer) error        { return WriteApplyTable(w, r) }
-func (r GroupDeleteResult) WriteTable(w io.Writer) error  { return WriteGroupDeleteTable(w, r) }
-func (r OffsetDeleteResult) WriteTable(w io.Writer) error { return WriteOffsetDeleteTable(w, r) }
-
-// NewPlanDiff is the document of `kcg diff A B`. (Temporary: replaced by
-// the output branch's constructor at merge.)
-func NewPlanDiff(pathA, pathB string, d resetplan.DiffResult) PlanDiff {
-	doc := PlanDiff{APIVersion: APIVersion, Kind: KindPlanDiff, A: pathA, B: pathB, Equal: d.Empty()}
-	for _, v := range d.Plan {
-		doc.Plan = append(doc.Plan, FieldChange{Field: v.Field, Before: v.Before, After: v.After})
-	}
-	for _, g := range d.Groups {
-		gd := GroupDiff{Group: g.Group, Change: string(g.Kind)}
-		for _, v := range g.Fields {
-			gd.Fields = append(gd.Fields, FieldChange{Field: v.Field, Before: v.Before, After: v.After})
-		}
-		doc.Groups = append(doc.Groups, gd)
-	}
-	for _, p := range d.Partitions {
-		doc.Partitions = append(doc.Partitions, PartitionDiff{
-			Group: p.Group, Topic: p.Topic, Partition: p.Partition, Change: string(p.Kind),
-			Fields: p.Fields, Before: planPartition(p.Before), After: planPartition(p.After),
-		})
-	}
-	return doc
-}
-
-func planPartition(p *resetplan.Partition) *PlanPartition {
-	if p == nil {
-		return nil
-	}
-	return &PlanPartition{Current: p.Current, Target: p.Target, LogStart: p.LogStart, LogEnd: p.LogEnd, Reason: string(p.Reason)}
-}
+func (d PlanDocument) encode(w io.Writer, f Format) error { return WritePlanDocument(w, f, d.Plan) }
