@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"time"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Request is everything Build needs besides the cluster.
@@ -150,7 +152,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 				continue
 			}
 			for _, p := range ts.Partitions {
-				if tp := (TopicPartition{ts.Topic, p}); !exists(tp) {
+				if tp := (TopicPartition{Topic: ts.Topic, Partition: p}); !exists(tp) {
 					missing[tp] = true
 				}
 			}
@@ -170,7 +172,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 	}
 	if len(nf.Topics) > 0 || len(nf.Partitions) > 0 {
 		sort.Strings(nf.Topics)
-		sortTPs(nf.Partitions)
+		vocab.SortPartitions(nf.Partitions)
 		return nil, nil, nf
 	}
 
@@ -197,7 +199,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 			for _, tp := range g.allTopicsScope() {
 				if !exists(tp) {
 					warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
-						Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp)})
+						Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp.KafkaName())})
 					continue
 				}
 				set[tp] = true
@@ -209,7 +211,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 					ps = existing[ts.Topic]
 				}
 				for _, p := range ps {
-					set[TopicPartition{ts.Topic, p}] = true
+					set[TopicPartition{Topic: ts.Topic, Partition: p}] = true
 				}
 			}
 		}
@@ -218,7 +220,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 			tps = append(tps, tp)
 			all[tp] = true
 		}
-		sortTPs(tps)
+		vocab.SortPartitions(tps)
 		perGroup[i] = tps
 	}
 
@@ -238,7 +240,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 	for tp := range all {
 		allTPs = append(allTPs, tp)
 	}
-	sortTPs(allTPs)
+	vocab.SortPartitions(allTPs)
 	var starts, ends map[TopicPartition]int64
 	var times map[TopicPartition]TimeOffset
 	timeBased := st.Type == StrategyToDatetime || st.Type == StrategyByDuration
@@ -276,11 +278,11 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 		for _, tp := range perGroup[i] {
 			start, ok := starts[tp]
 			if !ok {
-				return nil, nil, fmt.Errorf("Error getting starting offset of topic partition: %s", tp)
+				return nil, nil, fmt.Errorf("Error getting starting offset of topic partition: %s", tp.KafkaName())
 			}
 			end, ok := ends[tp]
 			if !ok {
-				return nil, nil, fmt.Errorf("Error getting ending offset of topic partition: %s", tp)
+				return nil, nil, fmt.Errorf("Error getting ending offset of topic partition: %s", tp.KafkaName())
 			}
 			p := Partition{Topic: tp.Topic, Partition: tp.Partition, LogStart: start, LogEnd: end, Reason: ReasonResolved}
 			cur, hasCur := g.Committed[tp]
@@ -315,7 +317,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 			case StrategyToDatetime, StrategyByDuration:
 				to, ok := times[tp]
 				if !ok {
-					return nil, nil, fmt.Errorf("Error getting offset by timestamp of topic partition: %s", tp)
+					return nil, nil, fmt.Errorf("Error getting offset by timestamp of topic partition: %s", tp.KafkaName())
 				}
 				if to.Found {
 					target = to.Offset
@@ -347,10 +349,10 @@ func clamp(req, start, end int64, tp TopicPartition) (int64, Reason, *Warning) {
 	switch {
 	case req > end:
 		return end, ReasonClampedToEnd, &Warning{Kind: WarnClampedToEnd, Topic: tp.Topic, Partition: tp.Partition, Requested: req,
-			Message: fmt.Sprintf("New offset (%d) is higher than latest offset for topic partition %s. Value will be set to %d.", req, tp, end)}
+			Message: fmt.Sprintf("New offset (%d) is higher than latest offset for topic partition %s. Value will be set to %d.", req, tp.KafkaName(), end)}
 	case req < start:
 		return start, ReasonClampedToStart, &Warning{Kind: WarnClampedToStart, Topic: tp.Topic, Partition: tp.Partition, Requested: req,
-			Message: fmt.Sprintf("New offset (%d) is lower than earliest offset for topic partition %s. Value will be set to %d.", req, tp, start)}
+			Message: fmt.Sprintf("New offset (%d) is lower than earliest offset for topic partition %s. Value will be set to %d.", req, tp.KafkaName(), start)}
 	}
 	return req, ReasonResolved, nil
 }

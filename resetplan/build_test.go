@@ -261,7 +261,7 @@ func TestBuildScopeErrors(t *testing.T) {
 
 func TestBuildLookupGaps(t *testing.T) {
 	f := newFake().add("t", 0, 0, 6)
-	f.missingEnd = &TopicPartition{"t", 0}
+	f.missingEnd = &TopicPartition{Topic: "t", Partition: 0}
 	_, _, err := Build(context.Background(), f, Request{Groups: []GroupSnapshot{group("g", nil)}, Scope: Scope{Topics: []TopicSpec{{Topic: "t"}}},
 		Strategy: mustSpec(t, "to-latest", ""), Now: testNow})
 	if err == nil || err.Error() != "Error getting ending offset of topic partition: t-0" {

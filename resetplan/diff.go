@@ -3,6 +3,8 @@ package resetplan
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // ChangeKind says how an item differs between two plans.
@@ -135,7 +137,7 @@ func diffPartitions(group string, x, y *Group) []PartitionChange {
 			}
 		}
 	}
-	sortTPs(tps)
+	vocab.SortPartitions(tps)
 	var out []PartitionChange
 	for _, tp := range tps {
 		p, q := xm[tp], ym[tp]

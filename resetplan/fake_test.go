@@ -34,7 +34,7 @@ func newFake() *fakeLookup {
 }
 
 func (f *fakeLookup) add(topic string, p int32, start, end int64, stamps ...int64) *fakeLookup {
-	f.logs[TopicPartition{topic, p}] = fakeLog{start, end, stamps}
+	f.logs[TopicPartition{Topic: topic, Partition: p}] = fakeLog{start, end, stamps}
 	return f
 }
 
@@ -93,7 +93,7 @@ func (f *fakeLookup) OffsetsForTime(_ context.Context, tps []TopicPartition, ms 
 
 var testNow = time.Date(2026, 11, 29, 7, 10, 0, 123456789, time.UTC)
 
-func tp(t string, p int32) TopicPartition { return TopicPartition{t, p} }
+func tp(t string, p int32) TopicPartition { return TopicPartition{Topic: t, Partition: p} }
 
 // golden compares got with testdata/name, rewriting it with -update.
 func golden(t *testing.T, name string, got []byte) {

@@ -1,10 +1,12 @@
 package resetplan
 
 import (
+	"cmp"
 	"context"
-	"fmt"
-	"sort"
+	"slices"
 	"time"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // APIVersion is the plan file's schema version. Additive fields keep v1; a
@@ -14,28 +16,11 @@ const APIVersion = "kcg/v1"
 // Kind identifies a plan file among kcg's documents.
 const Kind = "OffsetResetPlan"
 
-// TopicPartition names one partition. Its String form is Kafka's "t-0",
-// which is what the Java tool prints in its messages.
-type TopicPartition struct {
-	Topic     string
-	Partition int32
-}
-
-// String returns "topic-partition", the form Kafka's messages use.
-func (tp TopicPartition) String() string { return fmt.Sprintf("%s-%d", tp.Topic, tp.Partition) }
-
-// less orders partitions by topic, then partition number: the order of
-// every list kcg prints, so two runs diff cleanly.
-func (tp TopicPartition) less(o TopicPartition) bool {
-	if tp.Topic != o.Topic {
-		return tp.Topic < o.Topic
-	}
-	return tp.Partition < o.Partition
-}
-
-func sortTPs(tps []TopicPartition) {
-	sort.Slice(tps, func(i, j int) bool { return tps[i].less(tps[j]) })
-}
+// TopicPartition names one partition. It is the vocabulary's type, so
+// every layer shares one name for a partition. Its String is kcg's
+// "topic/partition"; this package's messages follow the Java tool and use
+// KafkaName's "topic-partition".
+type TopicPartition = vocab.TopicPartition
 
 // Lookup is what planning needs from the cluster. The commands layer
 // implements it over kafkaadmin; tests use a fake. Build calls each method
@@ -73,10 +58,12 @@ type TimeOffset struct {
 // specially.
 type GroupSnapshot struct {
 	Group string
-	// Type is the group type as Kafka names it ("classic", "consumer").
+	// Type is the group type as Kafka names it (vocab.TypeClassic,
+	// vocab.TypeConsumer).
 	Type string
-	// State is Kafka's group state ("Empty", "Stable", ...). A group that
-	// does not exist yet is "Dead" (what pre-4.0 brokers report), or "".
+	// State is Kafka's group state (vocab.StateEmpty, vocab.StateStable,
+	// ...). A group that does not exist yet is vocab.StateDead (what
+	// pre-4.0 brokers report), or "".
 	State     string
 	Members   int
 	Committed map[TopicPartition]int64
@@ -99,7 +86,7 @@ func (g GroupSnapshot) allTopicsScope() []TopicPartition {
 			out = append(out, tp)
 		}
 	}
-	sortTPs(out)
+	vocab.SortPartitions(out)
 	return out
 }
 
@@ -108,11 +95,7 @@ func (g GroupSnapshot) allTopicsScope() []TopicPartition {
 // is the same thing for classic and consumer-protocol groups. Planning an
 // active group is allowed (Build warns); apply refuses it.
 func (g GroupSnapshot) Inactive() bool {
-	switch g.State {
-	case "Empty", "Dead", "":
-		return g.Members == 0
-	}
-	return false
+	return vocab.MayReset(g.State) && g.Members == 0
 }
 
 // Plan is an offset-reset plan: the file `kcg plan` writes and `kcg apply`
@@ -241,7 +224,7 @@ type Partition struct {
 }
 
 // TP returns the partition's TopicPartition.
-func (p Partition) TP() TopicPartition { return TopicPartition{p.Topic, p.Partition} }
+func (p Partition) TP() TopicPartition { return TopicPartition{Topic: p.Topic, Partition: p.Partition} }
 
 // TargetOffset returns the target and true, or 0 and false for a
 // delete-offset entry.
@@ -290,10 +273,9 @@ var reasons = map[Reason]bool{
 // normalize sorts groups and partitions, the one order every encoding and
 // the digest use.
 func (p *Plan) normalize() {
-	sort.Slice(p.Groups, func(i, j int) bool { return p.Groups[i].Group < p.Groups[j].Group })
-	for gi := range p.Groups {
-		ps := p.Groups[gi].Partitions
-		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().less(ps[j].TP()) })
+	slices.SortFunc(p.Groups, compareGroups)
+	for _, g := range p.Groups {
+		slices.SortFunc(g.Partitions, comparePartitions)
 	}
 }
 
@@ -306,5 +288,9 @@ func (p *Plan) FindGroup(name string) *Group {
 	}
 	return nil
 }
+
+func compareGroups(a, b Group) int { return cmp.Compare(a.Group, b.Group) }
+
+func comparePartitions(a, b Partition) int { return a.TP().Compare(b.TP()) }
 
 func i64(v int64) *int64 { return &v }
