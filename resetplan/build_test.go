@@ -226,6 +226,28 @@ func TestBuildBatching(t *testing.T) {
 	}
 }
 
+// TestBuildRequestPhases: the cluster is asked in a fixed order, each
+// question once: metadata, then log starts, ends, and times only for the
+// time strategies.
+func TestBuildRequestPhases(t *testing.T) {
+	for _, tc := range []struct {
+		spec StrategySpec
+		want string
+	}{
+		{mustSpec(t, "to-earliest", ""), "Partitions StartOffsets EndOffsets"},
+		{mustSpec(t, "shift-by", "1"), "Partitions StartOffsets EndOffsets"},
+		{mustSpec(t, "to-datetime", "1970-01-01T00:00:00Z"), "Partitions StartOffsets EndOffsets OffsetsForTime"},
+		{mustSpec(t, "by-duration", "PT1S"), "Partitions StartOffsets EndOffsets OffsetsForTime"},
+	} {
+		f := newFake().add("t", 0, 0, 6).add("u", 0, 0, 6)
+		groups := []GroupSnapshot{group("a", map[TopicPartition]int64{tp("t", 0): 1, tp("u", 0): 1}), group("b", map[TopicPartition]int64{tp("t", 0): 2, tp("u", 0): 2})}
+		build(t, f, Request{Groups: groups, Scope: Scope{AllTopics: true}, Strategy: tc.spec})
+		if got := strings.Join(f.order, " "); got != tc.want {
+			t.Errorf("%s: calls %s, want %s", tc.spec.Type, got, tc.want)
+		}
+	}
+}
+
 func TestBuildScopeErrors(t *testing.T) {
 	f := newFake().add("t", 0, 0, 6)
 	run := func(scope Scope, spec StrategySpec) error {
