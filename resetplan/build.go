@@ -1,12 +1,12 @@
 package resetplan
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -467,15 +467,6 @@ func dedupeGroups(gs []GroupSnapshot) []GroupSnapshot {
 			out = append(out, g)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Group < out[j].Group })
-	return out
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
+	slices.SortStableFunc(out, func(a, b GroupSnapshot) int { return cmp.Compare(a.Group, b.Group) })
 	return out
 }

@@ -2,7 +2,9 @@ package resetplan
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/kcg-dev/kcg/vocab"
 )
@@ -95,7 +97,7 @@ func Diff(a, b *Plan) DiffResult {
 		bg[b.Groups[i].Group] = &b.Groups[i]
 		names[b.Groups[i].Group] = true
 	}
-	for _, name := range sortedKeys(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		x, y := ag[name], bg[name]
 		switch {
 		case y == nil:

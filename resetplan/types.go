@@ -164,15 +164,7 @@ var strategyTypes = []StrategyType{
 }
 
 func knownStrategy(t StrategyType) bool {
-	if t == StrategyRollback {
-		return true
-	}
-	for _, s := range strategyTypes {
-		if s == t {
-			return true
-		}
-	}
-	return false
+	return t == StrategyRollback || slices.Contains(strategyTypes, t)
 }
 
 // Strategy records how the targets were chosen: the type and the one
