@@ -65,8 +65,8 @@ func checkParts(t *testing.T, name string, g Group, want []wantPart) {
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// TestBuildStrategies is kafka-cgc.md §2.2 and §6.1 case 26 on one
-// partition t-0 with log [0, 6) and committed 3, plus t-1 without a commit
+// TestBuildStrategies is every strategy (docs/plan-format.md, "How the
+// targets are resolved") on one partition t-0 with log [0, 6) and committed 3, plus t-1 without a commit
 // and an empty t-2 (start == end == 4).
 func TestBuildStrategies(t *testing.T) {
 	// Records of t-0 at 1000, 2000, ... ms; t-1 at 5000..; t-2 empty.
@@ -142,7 +142,8 @@ func TestBuildStrategies(t *testing.T) {
 	}
 }
 
-// TestBuildShiftBy is §6.1 cases 16 and 26: committed 3 on a log [0, 6).
+// TestBuildShiftBy: committed 3 on a log [0, 6), shifted within the log,
+// to its end, past either bound, and by the largest shift.
 func TestBuildShiftBy(t *testing.T) {
 	for _, tc := range []struct {
 		by     string
