@@ -111,7 +111,7 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 	if err != nil {
 		return nil, nil, err
 	}
-	plan := newPlan(req, now, len(groups))
+	plan := newPlan(now, req.CreatedBy, req.Cluster, req.Strategy.record(now), req.Annotations, len(groups))
 	for i, g := range groups {
 		pg, ws, err := planGroup(g, perGroup[i], req.Strategy, b)
 		if err != nil {
@@ -325,19 +325,22 @@ func readBounds(ctx context.Context, lookup Lookup, st StrategySpec, now time.Ti
 	return b, nil
 }
 
-// newPlan is the plan's header, with room for n groups.
-func newPlan(req Request, now time.Time, n int) *Plan {
+// newPlan is a plan's header, as Build and Rollback make it, with room for
+// n groups. createdAt is whole seconds, the precision the file shows; the
+// annotations are copied so the new plan never shares them with its
+// source, and empty ones are left out of the file.
+func newPlan(now time.Time, createdBy string, cluster Cluster, st Strategy, ann *Annotations, n int) *Plan {
 	plan := &Plan{
 		APIVersion: APIVersion,
 		Kind:       Kind,
 		CreatedAt:  now.UTC().Truncate(time.Second),
-		CreatedBy:  req.CreatedBy,
-		Cluster:    req.Cluster,
-		Strategy:   req.Strategy.record(now),
+		CreatedBy:  createdBy,
+		Cluster:    cluster,
+		Strategy:   st,
 		Groups:     make([]Group, 0, n),
 	}
-	if !req.Annotations.IsZero() {
-		a := *req.Annotations
+	if !ann.IsZero() {
+		a := *ann
 		plan.Annotations = &a
 	}
 	return plan
