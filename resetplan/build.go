@@ -1,11 +1,15 @@
 package resetplan
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"time"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Request is everything Build needs besides the cluster.
@@ -69,12 +73,13 @@ type Warning struct {
 	Message string
 }
 
-// Build resolves a reset into a plan with the Java tool's semantics
-// (kafka-cgc.md §2.2): it computes each group's partitions from the scope
-// (or the file), reads the log bounds of all of them with one StartOffsets
-// and one EndOffsets call (plus one OffsetsForTime for time strategies),
-// and sets every target with its reason. Clamping: above the log end →
-// the end, below the start → the start; exactly the end is allowed.
+// Build resolves a reset into a plan with the Java tool's semantics (see
+// docs/plan-format.md, "How the targets are resolved"): it computes each
+// group's partitions from the scope (or the file), reads the log bounds of
+// all of them with one StartOffsets and one EndOffsets call (plus one
+// OffsetsForTime for time strategies), and sets every target with its
+// reason. Clamping: above the log end → the end, below the start → the
+// start; exactly the end is allowed.
 //
 // Errors: *ArgError (no scope, unknown strategy), *NotFoundError (scoped
 // or file partitions that do not exist), *NoCommitError (--shift-by on a
@@ -85,259 +90,346 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 	if now.IsZero() {
 		now = time.Now()
 	}
+	if err := checkRequest(req); err != nil {
+		return nil, nil, err
+	}
+	groups := dedupeGroups(req.Groups)
+	existing, err := readPartitions(ctx, lookup, topicsToCheck(req, groups))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkNamedPartitionsExist(req, groups, existing); err != nil {
+		return nil, nil, err
+	}
+	perGroup, warnings := resolveGroupPartitions(req, groups, existing)
+	if req.Strategy.Type == StrategyShiftBy {
+		if err := requireCommits(groups, perGroup); err != nil {
+			return nil, nil, err
+		}
+	}
+	b, err := readBounds(ctx, lookup, req.Strategy, now, vocab.SortedPartitions(slices.Concat(perGroup...)))
+	if err != nil {
+		return nil, nil, err
+	}
+	plan := newPlan(now, req.CreatedBy, req.Cluster, req.Strategy.record(now), req.Annotations, len(groups))
+	for i, g := range groups {
+		pg, ws, err := planGroup(g, perGroup[i], req.Strategy, b)
+		if err != nil {
+			return nil, nil, err
+		}
+		warnings = append(warnings, ws...)
+		plan.Groups = append(plan.Groups, pg)
+	}
+	return plan, warnings, nil
+}
+
+// checkRequest refuses, before any request to the cluster, a reset the
+// Java tool would refuse from its arguments alone.
+func checkRequest(req Request) error {
 	st := req.Strategy
 	if st.Type == "" {
-		return nil, nil, &ArgError{Msg: "no reset strategy given; want one of --to-earliest, --to-latest, --to-current, --to-offset, --shift-by, --to-datetime, --by-duration, --from-file",
+		return &ArgError{Msg: "no reset strategy given; want one of --to-earliest, --to-latest, --to-current, --to-offset, --shift-by, --to-datetime, --by-duration, --from-file",
 			Java: ScenarioMissingMessage}
 	}
 	if st.Type == StrategyRollback || !knownStrategy(st.Type) {
-		return nil, nil, &ArgError{Msg: fmt.Sprintf("unknown reset strategy %q", st.Type)}
+		return &ArgError{Msg: fmt.Sprintf("unknown reset strategy %q", st.Type)}
 	}
-	fromFile := st.Type == StrategyFromFile
-	if !fromFile && req.Scope.IsZero() {
-		return nil, nil, &ArgError{Msg: NoScopeMessage, Java: NoScopeMessage}
+	if st.Type != StrategyFromFile && req.Scope.IsZero() {
+		return &ArgError{Msg: NoScopeMessage, Java: NoScopeMessage}
 	}
+	return nil
+}
 
-	groups := dedupeGroups(req.Groups)
-
-	// One Partitions call for every topic the plan can touch: it gives
-	// "--topic t" its partitions and checks that everything named exists.
-	topicSet := map[string]bool{}
+// topicsToCheck returns every topic the plan can touch, sorted: one
+// Partitions call for all of them gives "--topic t" its partitions and
+// checks that everything named exists.
+func topicsToCheck(req Request, groups []GroupSnapshot) []string {
+	topics := map[string]bool{}
 	if req.Scope.AllTopics {
 		for _, g := range groups {
 			for _, tp := range g.allTopicsScope() {
-				topicSet[tp.Topic] = true
+				topics[tp.Topic] = true
 			}
 		}
 	} else {
 		for _, ts := range req.Scope.Topics {
-			topicSet[ts.Topic] = true
+			topics[ts.Topic] = true
 		}
 	}
-	if fromFile {
+	if req.Strategy.Type == StrategyFromFile {
 		for _, g := range groups {
-			for tp := range st.Targets[g.Group] {
-				topicSet[tp.Topic] = true
+			for tp := range req.Strategy.Targets[g.Group] {
+				topics[tp.Topic] = true
 			}
 		}
 	}
-	existing := map[string][]int32{}
-	if len(topicSet) > 0 {
-		var err error
-		existing, err = lookup.Partitions(ctx, sortedKeys(topicSet))
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading topic metadata: %w", err)
-		}
-	}
-	exists := func(tp TopicPartition) bool {
-		for _, p := range existing[tp.Topic] {
-			if p == tp.Partition {
-				return true
-			}
-		}
-		return false
-	}
+	return slices.Sorted(maps.Keys(topics))
+}
 
-	// Everything the operator named must exist (Java 4.2+:
-	// checkAllTopicPartitionsValid). --all-topics wins over --topic, so
-	// with it the --topic values are not looked at, as in Java.
+// topicPartitions are the partition numbers of each existing topic, as
+// Lookup.Partitions answers; a topic that does not exist has no key.
+type topicPartitions map[string][]int32
+
+func (e topicPartitions) has(tp TopicPartition) bool {
+	return slices.Contains(e[tp.Topic], tp.Partition)
+}
+
+// readPartitions asks the cluster once, and not at all when there is no
+// topic to ask about.
+func readPartitions(ctx context.Context, lookup Lookup, topics []string) (topicPartitions, error) {
+	if len(topics) == 0 {
+		return topicPartitions{}, nil
+	}
+	existing, err := lookup.Partitions(ctx, topics)
+	if err != nil {
+		return nil, fmt.Errorf("reading topic metadata: %w", err)
+	}
+	return existing, nil
+}
+
+// checkNamedPartitionsExist refuses the plan when anything the operator
+// named does not exist (Java 4.2+: checkAllTopicPartitionsValid), naming
+// all of it at once. --all-topics wins over --topic, so with it the
+// --topic values are not looked at, as in Java.
+func checkNamedPartitionsExist(req Request, groups []GroupSnapshot, existing topicPartitions) error {
 	nf := &NotFoundError{}
 	missing := map[TopicPartition]bool{}
 	if !req.Scope.AllTopics {
 		for _, ts := range req.Scope.Topics {
 			if _, ok := existing[ts.Topic]; !ok && ts.Partitions == nil {
-				nf.Topics = appendUnique(nf.Topics, ts.Topic)
+				if !slices.Contains(nf.Topics, ts.Topic) {
+					nf.Topics = append(nf.Topics, ts.Topic)
+				}
 				continue
 			}
 			for _, p := range ts.Partitions {
-				if tp := (TopicPartition{ts.Topic, p}); !exists(tp) {
+				if tp := (TopicPartition{Topic: ts.Topic, Partition: p}); !existing.has(tp) {
 					missing[tp] = true
 				}
 			}
 		}
 	}
-	if fromFile {
+	if req.Strategy.Type == StrategyFromFile {
 		for _, g := range groups {
-			for tp := range st.Targets[g.Group] {
-				if !exists(tp) {
+			for tp := range req.Strategy.Targets[g.Group] {
+				if !existing.has(tp) {
 					missing[tp] = true
 				}
 			}
 		}
 	}
-	for tp := range missing {
-		nf.Partitions = append(nf.Partitions, tp)
+	if len(nf.Topics) == 0 && len(missing) == 0 {
+		return nil
 	}
-	if len(nf.Topics) > 0 || len(nf.Partitions) > 0 {
-		sort.Strings(nf.Topics)
-		sortTPs(nf.Partitions)
-		return nil, nil, nf
-	}
+	slices.Sort(nf.Topics)
+	nf.Partitions = slices.SortedFunc(maps.Keys(missing), TopicPartition.Compare)
+	return nf
+}
 
+// resolveGroupPartitions returns each group's partitions, sorted, and the
+// warnings about the groups themselves, group by group.
+func resolveGroupPartitions(req Request, groups []GroupSnapshot, existing topicPartitions) ([][]TopicPartition, []Warning) {
 	var warnings []Warning
 	perGroup := make([][]TopicPartition, len(groups))
-	all := map[TopicPartition]bool{}
 	for i, g := range groups {
 		if !g.Inactive() {
 			warnings = append(warnings, Warning{Kind: WarnGroupActive, Group: g.Group,
 				Message: fmt.Sprintf("Assignments can only be reset if the group '%s' is inactive, but the current state is %s.", g.Group, g.State)})
 		}
-		set := map[TopicPartition]bool{}
-		switch {
-		case fromFile:
-			rows, ok := st.Targets[g.Group]
-			if !ok {
-				warnings = append(warnings, Warning{Kind: WarnNoPlanForGroup, Group: g.Group,
-					Message: fmt.Sprintf("No reset plan for group %s found.", g.Group)})
-			}
-			for tp := range rows {
-				set[tp] = true
-			}
-		case req.Scope.AllTopics:
-			for _, tp := range g.allTopicsScope() {
-				if !exists(tp) {
-					warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
-						Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp)})
-					continue
-				}
-				set[tp] = true
-			}
-		default:
-			for _, ts := range req.Scope.Topics {
-				ps := ts.Partitions
-				if ps == nil {
-					ps = existing[ts.Topic]
-				}
-				for _, p := range ps {
-					set[TopicPartition{ts.Topic, p}] = true
-				}
-			}
+		var ws []Warning
+		perGroup[i], ws = groupPartitions(req, g, existing)
+		warnings = append(warnings, ws...)
+	}
+	return perGroup, warnings
+}
+
+// groupPartitions is one group's part of the scope: the file's rows for
+// it, its committed partitions that still exist (--all-topics), or the
+// --topic partitions.
+func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]TopicPartition, []Warning) {
+	var tps []TopicPartition
+	var warnings []Warning
+	switch {
+	case req.Strategy.Type == StrategyFromFile:
+		rows, ok := req.Strategy.Targets[g.Group]
+		if !ok {
+			warnings = append(warnings, Warning{Kind: WarnNoPlanForGroup, Group: g.Group,
+				Message: fmt.Sprintf("No reset plan for group %s found.", g.Group)})
 		}
-		tps := make([]TopicPartition, 0, len(set))
-		for tp := range set {
+		tps = slices.AppendSeq(tps, maps.Keys(rows))
+	case req.Scope.AllTopics:
+		for _, tp := range g.allTopicsScope() {
+			if !existing.has(tp) {
+				warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
+					Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp.KafkaName())})
+				continue
+			}
 			tps = append(tps, tp)
-			all[tp] = true
 		}
-		sortTPs(tps)
-		perGroup[i] = tps
-	}
-
-	// The Java tool refuses --shift-by before touching anything when a
-	// partition has no commit; name the first in plan order.
-	if st.Type == StrategyShiftBy {
-		for i, g := range groups {
-			for _, tp := range perGroup[i] {
-				if _, ok := g.Committed[tp]; !ok {
-					return nil, nil, &NoCommitError{Group: g.Group, TopicPartition: tp}
-				}
+	default:
+		for _, ts := range req.Scope.Topics {
+			ps := ts.Partitions
+			if ps == nil {
+				ps = existing[ts.Topic]
+			}
+			for _, p := range ps {
+				tps = append(tps, TopicPartition{Topic: ts.Topic, Partition: p})
 			}
 		}
 	}
+	return vocab.SortedPartitions(tps), warnings
+}
 
-	allTPs := make([]TopicPartition, 0, len(all))
-	for tp := range all {
-		allTPs = append(allTPs, tp)
-	}
-	sortTPs(allTPs)
-	var starts, ends map[TopicPartition]int64
-	var times map[TopicPartition]TimeOffset
-	timeBased := st.Type == StrategyToDatetime || st.Type == StrategyByDuration
-	if len(allTPs) > 0 {
-		var err error
-		if starts, err = lookup.StartOffsets(ctx, allTPs); err != nil {
-			return nil, nil, fmt.Errorf("listing log start offsets: %w", err)
-		}
-		if ends, err = lookup.EndOffsets(ctx, allTPs); err != nil {
-			return nil, nil, fmt.Errorf("listing log end offsets: %w", err)
-		}
-		if timeBased {
-			ms := st.timeMillis(now)
-			if times, err = lookup.OffsetsForTime(ctx, allTPs, ms); err != nil {
-				return nil, nil, fmt.Errorf("listing offsets for time %s: %w", formatTime(time.UnixMilli(ms)), err)
+// requireCommits is the Java tool's refusal of --shift-by, before touching
+// anything, when a partition has no commit; it names the first in plan
+// order.
+func requireCommits(groups []GroupSnapshot, perGroup [][]TopicPartition) error {
+	for i, g := range groups {
+		for _, tp := range perGroup[i] {
+			if _, ok := g.Committed[tp]; !ok {
+				return &NoCommitError{Group: g.Group, TopicPartition: tp}
 			}
 		}
 	}
+	return nil
+}
 
+// logBounds is what the cluster said about the plan's partitions; times
+// is only read for the time strategies.
+type logBounds struct {
+	starts, ends map[TopicPartition]int64
+	times        map[TopicPartition]TimeOffset
+}
+
+// readBounds asks for the bounds of every partition of every group at
+// once, so a plan costs the same few requests whatever its size, and asks
+// nothing when the plan has no partition.
+func readBounds(ctx context.Context, lookup Lookup, st StrategySpec, now time.Time, tps []TopicPartition) (logBounds, error) {
+	var b logBounds
+	if len(tps) == 0 {
+		return b, nil
+	}
+	var err error
+	if b.starts, err = lookup.StartOffsets(ctx, tps); err != nil {
+		return b, fmt.Errorf("listing log start offsets: %w", err)
+	}
+	if b.ends, err = lookup.EndOffsets(ctx, tps); err != nil {
+		return b, fmt.Errorf("listing log end offsets: %w", err)
+	}
+	if st.Type == StrategyToDatetime || st.Type == StrategyByDuration {
+		ms := st.timeMillis(now)
+		if b.times, err = lookup.OffsetsForTime(ctx, tps, ms); err != nil {
+			return b, fmt.Errorf("listing offsets for time %s: %w", formatTime(time.UnixMilli(ms)), err)
+		}
+	}
+	return b, nil
+}
+
+// newPlan is a plan's header, as Build and Rollback make it, with room for
+// n groups. createdAt is whole seconds, the precision the file shows; the
+// annotations are copied so the new plan never shares them with its
+// source, and empty ones are left out of the file.
+func newPlan(now time.Time, createdBy string, cluster Cluster, st Strategy, ann *Annotations, n int) *Plan {
 	plan := &Plan{
 		APIVersion: APIVersion,
 		Kind:       Kind,
 		CreatedAt:  now.UTC().Truncate(time.Second),
-		CreatedBy:  req.CreatedBy,
-		Cluster:    req.Cluster,
-		Strategy:   st.record(now),
-		Groups:     make([]Group, 0, len(groups)),
+		CreatedBy:  createdBy,
+		Cluster:    cluster,
+		Strategy:   st,
+		Groups:     make([]Group, 0, n),
 	}
-	if !req.Annotations.IsZero() {
-		a := *req.Annotations
+	if !ann.IsZero() {
+		a := *ann
 		plan.Annotations = &a
 	}
-	for i, g := range groups {
-		pg := Group{Group: g.Group, Type: g.Type, StateAtPlan: g.State, Partitions: make([]Partition, 0, len(perGroup[i]))}
-		for _, tp := range perGroup[i] {
-			start, ok := starts[tp]
-			if !ok {
-				return nil, nil, fmt.Errorf("Error getting starting offset of topic partition: %s", tp)
-			}
-			end, ok := ends[tp]
-			if !ok {
-				return nil, nil, fmt.Errorf("Error getting ending offset of topic partition: %s", tp)
-			}
-			p := Partition{Topic: tp.Topic, Partition: tp.Partition, LogStart: start, LogEnd: end, Reason: ReasonResolved}
-			cur, hasCur := g.Committed[tp]
-			if hasCur {
-				p.Current = i64(cur)
-			}
-			var target int64
-			clampTo := func(req int64) {
-				var w *Warning
-				target, p.Reason, w = clamp(req, start, end, tp)
-				if w != nil {
-					w.Group = g.Group
-					warnings = append(warnings, *w)
-				}
-			}
-			switch st.Type {
-			case StrategyToEarliest:
-				target = start
-			case StrategyToLatest:
-				target = end
-			case StrategyToCurrent:
-				// Not clamped: a commit below the log start stays, as in Java.
-				if hasCur {
-					target = cur
-				} else {
-					target, p.Reason = end, ReasonNoCommitUsedEnd
-				}
-			case StrategyToOffset:
-				clampTo(st.Offset)
-			case StrategyShiftBy:
-				clampTo(saturatingAdd(cur, st.Offset))
-			case StrategyToDatetime, StrategyByDuration:
-				to, ok := times[tp]
-				if !ok {
-					return nil, nil, fmt.Errorf("Error getting offset by timestamp of topic partition: %s", tp)
-				}
-				if to.Found {
-					target = to.Offset
-				} else {
-					// Java's text says "empty" even when the partition only
-					// lacks a newer record; kept for drop-in mode.
-					target, p.Reason = end, ReasonNoRecordAfterTime
-					warnings = append(warnings, Warning{Kind: WarnNoRecordAfterTime, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition, Requested: end,
-						Message: fmt.Sprintf("Partition %d from topic %s is empty. Falling back to latest known offset.", tp.Partition, tp.Topic)})
-				}
-			case StrategyFromFile:
-				clampTo(st.Targets[g.Group][tp])
-				if p.Reason == ReasonResolved {
-					p.Reason = ReasonFromFile
-				}
-			}
-			p.Target = i64(target)
-			pg.Partitions = append(pg.Partitions, p)
+	return plan
+}
+
+// planGroup sets the target of each of the group's partitions.
+func planGroup(g GroupSnapshot, tps []TopicPartition, st StrategySpec, b logBounds) (Group, []Warning, error) {
+	pg := Group{Group: g.Group, Type: g.Type, StateAtPlan: g.State, Partitions: make([]Partition, 0, len(tps))}
+	var warnings []Warning
+	for _, tp := range tps {
+		p, w, err := planPartition(g, tp, st, b)
+		if err != nil {
+			return Group{}, nil, err
 		}
-		plan.Groups = append(plan.Groups, pg)
+		if w != nil {
+			w.Group = g.Group
+			warnings = append(warnings, *w)
+		}
+		pg.Partitions = append(pg.Partitions, p)
 	}
-	return plan, warnings, nil
+	return pg, warnings, nil
+}
+
+// planPartition resolves one partition's target. A partition the cluster
+// gave no bound for fails the plan with the Java tool's text.
+func planPartition(g GroupSnapshot, tp TopicPartition, st StrategySpec, b logBounds) (Partition, *Warning, error) {
+	start, ok := b.starts[tp]
+	if !ok {
+		return Partition{}, nil, fmt.Errorf("Error getting starting offset of topic partition: %s", tp.KafkaName())
+	}
+	end, ok := b.ends[tp]
+	if !ok {
+		return Partition{}, nil, fmt.Errorf("Error getting ending offset of topic partition: %s", tp.KafkaName())
+	}
+	p := Partition{Topic: tp.Topic, Partition: tp.Partition, LogStart: start, LogEnd: end}
+	if cur, ok := g.Committed[tp]; ok {
+		p.Current = i64(cur)
+	}
+	target, reason, w, err := strategyTarget(st, g.Group, p, b.times)
+	if err != nil {
+		return Partition{}, nil, err
+	}
+	p.Target, p.Reason = i64(target), reason
+	return p, w, nil
+}
+
+// strategyTarget is st's rule for one partition whose bounds and commit
+// are known.
+func strategyTarget(st StrategySpec, group string, p Partition, times map[TopicPartition]TimeOffset) (int64, Reason, *Warning, error) {
+	tp := p.TP()
+	switch st.Type {
+	case StrategyToEarliest:
+		return p.LogStart, ReasonResolved, nil, nil
+	case StrategyToLatest:
+		return p.LogEnd, ReasonResolved, nil, nil
+	case StrategyToCurrent:
+		// Not clamped: a commit below the log start stays, as in Java.
+		if p.Current != nil {
+			return *p.Current, ReasonResolved, nil, nil
+		}
+		return p.LogEnd, ReasonNoCommitUsedEnd, nil, nil
+	case StrategyToOffset:
+		target, reason, w := clamp(st.Offset, p.LogStart, p.LogEnd, tp)
+		return target, reason, w, nil
+	case StrategyShiftBy:
+		// requireCommits has made sure there is a current offset.
+		target, reason, w := clamp(saturatingAdd(*p.Current, st.Offset), p.LogStart, p.LogEnd, tp)
+		return target, reason, w, nil
+	case StrategyToDatetime, StrategyByDuration:
+		to, ok := times[tp]
+		if !ok {
+			return 0, "", nil, fmt.Errorf("Error getting offset by timestamp of topic partition: %s", tp.KafkaName())
+		}
+		if to.Found {
+			return to.Offset, ReasonResolved, nil, nil
+		}
+		// Java's text says "empty" even when the partition only lacks a
+		// newer record; kept for drop-in mode.
+		return p.LogEnd, ReasonNoRecordAfterTime, &Warning{Kind: WarnNoRecordAfterTime, Topic: tp.Topic, Partition: tp.Partition, Requested: p.LogEnd,
+			Message: fmt.Sprintf("Partition %d from topic %s is empty. Falling back to latest known offset.", tp.Partition, tp.Topic)}, nil
+	case StrategyFromFile:
+		target, reason, w := clamp(st.Targets[group][tp], p.LogStart, p.LogEnd, tp)
+		if reason == ReasonResolved {
+			reason = ReasonFromFile
+		}
+		return target, reason, w, nil
+	}
+	// checkRequest lets no other strategy through.
+	return 0, ReasonResolved, nil, nil
 }
 
 // clamp is the Java tool's checkOffsetsRange: above the end → end, else
@@ -347,10 +439,10 @@ func clamp(req, start, end int64, tp TopicPartition) (int64, Reason, *Warning) {
 	switch {
 	case req > end:
 		return end, ReasonClampedToEnd, &Warning{Kind: WarnClampedToEnd, Topic: tp.Topic, Partition: tp.Partition, Requested: req,
-			Message: fmt.Sprintf("New offset (%d) is higher than latest offset for topic partition %s. Value will be set to %d.", req, tp, end)}
+			Message: fmt.Sprintf("New offset (%d) is higher than latest offset for topic partition %s. Value will be set to %d.", req, tp.KafkaName(), end)}
 	case req < start:
 		return start, ReasonClampedToStart, &Warning{Kind: WarnClampedToStart, Topic: tp.Topic, Partition: tp.Partition, Requested: req,
-			Message: fmt.Sprintf("New offset (%d) is lower than earliest offset for topic partition %s. Value will be set to %d.", req, tp, start)}
+			Message: fmt.Sprintf("New offset (%d) is lower than earliest offset for topic partition %s. Value will be set to %d.", req, tp.KafkaName(), start)}
 	}
 	return req, ReasonResolved, nil
 }
@@ -378,24 +470,6 @@ func dedupeGroups(gs []GroupSnapshot) []GroupSnapshot {
 			out = append(out, g)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Group < out[j].Group })
+	slices.SortStableFunc(out, func(a, b GroupSnapshot) int { return cmp.Compare(a.Group, b.Group) })
 	return out
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func appendUnique(s []string, v string) []string {
-	for _, x := range s {
-		if x == v {
-			return s
-		}
-	}
-	return append(s, v)
 }

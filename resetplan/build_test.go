@@ -65,8 +65,8 @@ func checkParts(t *testing.T, name string, g Group, want []wantPart) {
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
-// TestBuildStrategies is kafka-cgc.md §2.2 and §6.1 case 26 on one
-// partition t-0 with log [0, 6) and committed 3, plus t-1 without a commit
+// TestBuildStrategies is every strategy (docs/plan-format.md, "How the
+// targets are resolved") on one partition t-0 with log [0, 6) and committed 3, plus t-1 without a commit
 // and an empty t-2 (start == end == 4).
 func TestBuildStrategies(t *testing.T) {
 	// Records of t-0 at 1000, 2000, ... ms; t-1 at 5000..; t-2 empty.
@@ -142,7 +142,8 @@ func TestBuildStrategies(t *testing.T) {
 	}
 }
 
-// TestBuildShiftBy is §6.1 cases 16 and 26: committed 3 on a log [0, 6).
+// TestBuildShiftBy: committed 3 on a log [0, 6), shifted within the log,
+// to its end, past either bound, and by the largest shift.
 func TestBuildShiftBy(t *testing.T) {
 	for _, tc := range []struct {
 		by     string
@@ -226,6 +227,28 @@ func TestBuildBatching(t *testing.T) {
 	}
 }
 
+// TestBuildRequestPhases: the cluster is asked in a fixed order, each
+// question once: metadata, then log starts, ends, and times only for the
+// time strategies.
+func TestBuildRequestPhases(t *testing.T) {
+	for _, tc := range []struct {
+		spec StrategySpec
+		want string
+	}{
+		{mustSpec(t, "to-earliest", ""), "Partitions StartOffsets EndOffsets"},
+		{mustSpec(t, "shift-by", "1"), "Partitions StartOffsets EndOffsets"},
+		{mustSpec(t, "to-datetime", "1970-01-01T00:00:00Z"), "Partitions StartOffsets EndOffsets OffsetsForTime"},
+		{mustSpec(t, "by-duration", "PT1S"), "Partitions StartOffsets EndOffsets OffsetsForTime"},
+	} {
+		f := newFake().add("t", 0, 0, 6).add("u", 0, 0, 6)
+		groups := []GroupSnapshot{group("a", map[TopicPartition]int64{tp("t", 0): 1, tp("u", 0): 1}), group("b", map[TopicPartition]int64{tp("t", 0): 2, tp("u", 0): 2})}
+		build(t, f, Request{Groups: groups, Scope: Scope{AllTopics: true}, Strategy: tc.spec})
+		if got := strings.Join(f.order, " "); got != tc.want {
+			t.Errorf("%s: calls %s, want %s", tc.spec.Type, got, tc.want)
+		}
+	}
+}
+
 func TestBuildScopeErrors(t *testing.T) {
 	f := newFake().add("t", 0, 0, 6)
 	run := func(scope Scope, spec StrategySpec) error {
@@ -261,7 +284,7 @@ func TestBuildScopeErrors(t *testing.T) {
 
 func TestBuildLookupGaps(t *testing.T) {
 	f := newFake().add("t", 0, 0, 6)
-	f.missingEnd = &TopicPartition{"t", 0}
+	f.missingEnd = &TopicPartition{Topic: "t", Partition: 0}
 	_, _, err := Build(context.Background(), f, Request{Groups: []GroupSnapshot{group("g", nil)}, Scope: Scope{Topics: []TopicSpec{{Topic: "t"}}},
 		Strategy: mustSpec(t, "to-latest", ""), Now: testNow})
 	if err == nil || err.Error() != "Error getting ending offset of topic partition: t-0" {

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -39,16 +39,13 @@ func ExportCSV(p *Plan, layout CSVLayout) ([]byte, error) {
 	if layout == CSVNoGroup && len(p.Groups) > 1 {
 		return nil, fmt.Errorf("the topic,partition,offset layout holds one group, the plan has %d", len(p.Groups))
 	}
-	groups := append([]Group(nil), p.Groups...)
-	sort.Slice(groups, func(i, j int) bool { return groups[i].Group < groups[j].Group })
+	groups := slices.SortedFunc(slices.Values(p.Groups), compareGroups)
 	var b bytes.Buffer
 	for _, g := range groups {
-		ps := append([]Partition(nil), g.Partitions...)
-		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().Compare(ps[j].TP()) < 0 })
-		for _, pt := range ps {
+		for _, pt := range slices.SortedFunc(slices.Values(g.Partitions), comparePartitions) {
 			t, ok := pt.TargetOffset()
 			if !ok {
-				return nil, fmt.Errorf("group %s partition %s: a delete-offset entry has no CSV form", g.Group, pt.TP())
+				return nil, fmt.Errorf("group %s partition %s: a delete-offset entry has no CSV form", g.Group, pt.TP().KafkaName())
 			}
 			if layout == CSVWithGroup {
 				b.WriteString(csvField(g.Group))
@@ -120,7 +117,7 @@ func ParseResetFile(data []byte, singleGroup string) (FileTargets, FileFormat, e
 				t, ok := pt.TargetOffset()
 				if !ok {
 					return nil, FormatPlan, &DecodeError{Format: "plan", Msg: fmt.Sprintf(
-						"group %s partition %s deletes its offset; a rollback plan with delete-offset entries cannot be a --from-file, apply it with kcg apply", g.Group, pt.TP())}
+						"group %s partition %s deletes its offset; a rollback plan with delete-offset entries cannot be a --from-file, apply it with kcg apply", g.Group, pt.TP().KafkaName())}
 				}
 				m[pt.TP()] = t
 			}
@@ -235,7 +232,7 @@ func parseCSVRow(f []string, withGroup bool) (string, TopicPartition, int64, err
 	if err != nil {
 		return "", TopicPartition{}, 0, fmt.Errorf("offset %q is not a number", f[2])
 	}
-	return group, TopicPartition{f[0], int32(part)}, off, nil
+	return group, TopicPartition{Topic: f[0], Partition: int32(part)}, off, nil
 }
 
 // looksLikeCSV reports whether data's first non-blank line is a Java reset

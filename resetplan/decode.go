@@ -251,7 +251,7 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 				return bad("%s: partition is missing", where)
 			}
 			pt := Partition{Topic: *wp.Topic, Partition: *wp.Partition, Current: wp.Current, Target: wp.Target, Reason: Reason(wp.Reason)}
-			where = fmt.Sprintf("group %q partition %s", name, pt.TP())
+			where = fmt.Sprintf("group %q partition %s", name, pt.TP().KafkaName())
 			switch {
 			case pt.Partition < 0:
 				return bad("%s: partition number is negative", where)

@@ -2,7 +2,11 @@ package resetplan
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // ChangeKind says how an item differs between two plans.
@@ -93,7 +97,7 @@ func Diff(a, b *Plan) DiffResult {
 		bg[b.Groups[i].Group] = &b.Groups[i]
 		names[b.Groups[i].Group] = true
 	}
-	for _, name := range sortedKeys(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		x, y := ag[name], bg[name]
 		switch {
 		case y == nil:
@@ -135,7 +139,7 @@ func diffPartitions(group string, x, y *Group) []PartitionChange {
 			}
 		}
 	}
-	sortTPs(tps)
+	vocab.SortPartitions(tps)
 	var out []PartitionChange
 	for _, tp := range tps {
 		p, q := xm[tp], ym[tp]

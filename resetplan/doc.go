@@ -9,7 +9,7 @@
 // cluster only through Lookup, which the commands layer implements over
 // kafkaadmin, so every rule here is unit-tested with a fake cluster.
 //
-// Shape decisions that refine the original brief (see docs/plan-format.md):
+// Shape decisions (see docs/plan-format.md):
 //
 //   - Build returns (*Plan, []Warning, error): warnings carry the Java tool's
 //     exact WARN texts so drop-in mode can print them, and they are not part

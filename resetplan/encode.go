@@ -24,7 +24,7 @@ const (
 )
 
 // FormatForPath picks the encoding for a file name: ".json" is JSON,
-// everything else YAML (kcg.md §3).
+// everything else YAML (docs/plan-format.md, "Encodings").
 func FormatForPath(path string) Format {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		return FormatJSON
@@ -79,7 +79,8 @@ func normalizedCopy(p *Plan) *Plan {
 	return &c
 }
 
-// tree is the plan's document, in the key order of kcg.md §3. Absent
+// tree is the plan's document, in the key order of docs/plan-format.md
+// ("Fields"). Absent
 // optional values are omitted (annotations, strategy parameters); absent
 // offsets are null (current, a rollback's target).
 func tree(p *Plan) *ordMap {

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// samplePlan is kcg.md §3's example, with a second group.
+// samplePlan is the example of docs/plan-format.md, with a second group.
 func samplePlan() *Plan {
 	return &Plan{
 		APIVersion: APIVersion, Kind: Kind,
@@ -72,7 +72,8 @@ func TestEncodeGolden(t *testing.T) {
 	}
 }
 
-// TestContractExample: the YAML is the one in kcg.md §3, line for line.
+// TestContractExample: the layout of docs/plan-format.md's example, line
+// for line, for its first partition.
 func TestContractExample(t *testing.T) {
 	p := samplePlan()
 	p.Groups = p.Groups[:1]

@@ -129,7 +129,7 @@ func (e *NotFoundError) Error() string {
 	if len(e.Partitions) > 0 {
 		s := make([]string, len(e.Partitions))
 		for i, tp := range e.Partitions {
-			s[i] = tp.String()
+			s[i] = tp.KafkaName()
 		}
 		parts = append(parts, fmt.Sprintf("The partitions %q do not exist", strings.Join(s, ",")))
 	}
@@ -151,7 +151,7 @@ type NoCommitError struct {
 
 // Error is the Java tool's exact text.
 func (e *NoCommitError) Error() string {
-	return fmt.Sprintf("Cannot shift offset for partition %s since there is no current committed offset", e.TopicPartition)
+	return fmt.Sprintf("Cannot shift offset for partition %s since there is no current committed offset", e.TopicPartition.KafkaName())
 }
 
 // Is matches ErrNoCommittedOffset.

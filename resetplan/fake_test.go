@@ -23,6 +23,8 @@ type fakeLog struct {
 type fakeLookup struct {
 	logs  map[TopicPartition]fakeLog
 	calls map[string]int
+	// order is every call, in the order Build made them.
+	order []string
 	// lastTimeMs is the timestamp OffsetsForTime was asked for.
 	lastTimeMs int64
 	// missingEnd drops a partition from EndOffsets' answer.
@@ -34,12 +36,17 @@ func newFake() *fakeLookup {
 }
 
 func (f *fakeLookup) add(topic string, p int32, start, end int64, stamps ...int64) *fakeLookup {
-	f.logs[TopicPartition{topic, p}] = fakeLog{start, end, stamps}
+	f.logs[TopicPartition{Topic: topic, Partition: p}] = fakeLog{start, end, stamps}
 	return f
 }
 
+func (f *fakeLookup) called(method string) {
+	f.calls[method]++
+	f.order = append(f.order, method)
+}
+
 func (f *fakeLookup) Partitions(_ context.Context, topics []string) (map[string][]int32, error) {
-	f.calls["Partitions"]++
+	f.called("Partitions")
 	out := map[string][]int32{}
 	for _, t := range topics {
 		for tp := range f.logs {
@@ -52,7 +59,7 @@ func (f *fakeLookup) Partitions(_ context.Context, topics []string) (map[string]
 }
 
 func (f *fakeLookup) StartOffsets(_ context.Context, tps []TopicPartition) (map[TopicPartition]int64, error) {
-	f.calls["StartOffsets"]++
+	f.called("StartOffsets")
 	out := map[TopicPartition]int64{}
 	for _, tp := range tps {
 		if l, ok := f.logs[tp]; ok {
@@ -63,7 +70,7 @@ func (f *fakeLookup) StartOffsets(_ context.Context, tps []TopicPartition) (map[
 }
 
 func (f *fakeLookup) EndOffsets(_ context.Context, tps []TopicPartition) (map[TopicPartition]int64, error) {
-	f.calls["EndOffsets"]++
+	f.called("EndOffsets")
 	out := map[TopicPartition]int64{}
 	for _, tp := range tps {
 		if l, ok := f.logs[tp]; ok && (f.missingEnd == nil || *f.missingEnd != tp) {
@@ -74,7 +81,7 @@ func (f *fakeLookup) EndOffsets(_ context.Context, tps []TopicPartition) (map[To
 }
 
 func (f *fakeLookup) OffsetsForTime(_ context.Context, tps []TopicPartition, ms int64) (map[TopicPartition]TimeOffset, error) {
-	f.calls["OffsetsForTime"]++
+	f.called("OffsetsForTime")
 	f.lastTimeMs = ms
 	out := map[TopicPartition]TimeOffset{}
 	for _, tp := range tps {
@@ -93,7 +100,7 @@ func (f *fakeLookup) OffsetsForTime(_ context.Context, tps []TopicPartition, ms 
 
 var testNow = time.Date(2026, 11, 29, 7, 10, 0, 123456789, time.UTC)
 
-func tp(t string, p int32) TopicPartition { return TopicPartition{t, p} }
+func tp(t string, p int32) TopicPartition { return TopicPartition{Topic: t, Partition: p} }
 
 // golden compares got with testdata/name, rewriting it with -update.
 func golden(t *testing.T, name string, got []byte) {

@@ -26,19 +26,7 @@ func Rollback(p *Plan, live LiveOffsets, now time.Time) *Plan {
 		now = time.Now()
 	}
 	p = normalizedCopy(p)
-	rb := &Plan{
-		APIVersion: APIVersion,
-		Kind:       Kind,
-		CreatedAt:  now.UTC().Truncate(time.Second),
-		CreatedBy:  p.CreatedBy,
-		Cluster:    p.Cluster,
-		Strategy:   Strategy{Type: StrategyRollback, RollbackOf: Digest(p)},
-		Groups:     make([]Group, 0, len(p.Groups)),
-	}
-	if !p.Annotations.IsZero() {
-		a := *p.Annotations
-		rb.Annotations = &a
-	}
+	rb := newPlan(now, p.CreatedBy, p.Cluster, Strategy{Type: StrategyRollback, RollbackOf: Digest(p)}, p.Annotations, len(p.Groups))
 	for _, g := range p.Groups {
 		rg := Group{Group: g.Group, Type: g.Type, StateAtPlan: g.StateAtPlan, Partitions: make([]Partition, 0, len(g.Partitions))}
 		for _, pt := range g.Partitions {

@@ -2,7 +2,7 @@ package resetplan
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -66,7 +66,6 @@ func ParseTopicArg(arg string) (TopicSpec, error) {
 	// Non-nil even when empty: "t:," lists no partitions (Java: nothing
 	// to reset), which is not the same as "t" (every partition).
 	ts := TopicSpec{Topic: parts[0], Partitions: []int32{}}
-	seen := map[int32]bool{}
 	for _, p := range javaSplit(parts[1], ",") {
 		n, err := strconv.ParseInt(p, 10, 32)
 		if err != nil {
@@ -74,12 +73,10 @@ func ParseTopicArg(arg string) (TopicSpec, error) {
 				Msg:  fmt.Sprintf("partition %q is not a number", p),
 				Java: fmt.Sprintf("Invalid partition '%s' specified in topic arg '%s''", p, arg)}
 		}
-		if !seen[int32(n)] {
-			seen[int32(n)] = true
-			ts.Partitions = append(ts.Partitions, int32(n))
-		}
+		ts.Partitions = append(ts.Partitions, int32(n))
 	}
-	sort.Slice(ts.Partitions, func(i, j int) bool { return ts.Partitions[i] < ts.Partitions[j] })
+	slices.Sort(ts.Partitions)
+	ts.Partitions = slices.Compact(ts.Partitions)
 	return ts, nil
 }
 

@@ -1,8 +1,9 @@
 package resetplan
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -15,11 +16,11 @@ const APIVersion = "kcg/v1"
 // Kind identifies a plan file among kcg's documents.
 const Kind = "OffsetResetPlan"
 
-// TopicPartition names one partition (vocab's, so every layer shares it).
-// Messages that mirror the Java tool name it with KafkaName ("t-0").
+// TopicPartition names one partition. It is the vocabulary's type, so
+// every layer shares one name for a partition. Its String is kcg's
+// "topic/partition"; this package's messages follow the Java tool and use
+// KafkaName's "topic-partition".
 type TopicPartition = vocab.TopicPartition
-
-func sortTPs(tps []TopicPartition) { vocab.SortPartitions(tps) }
 
 // Lookup is what planning needs from the cluster. The commands layer
 // implements it over kafkaadmin; tests use a fake. Build calls each method
@@ -57,10 +58,12 @@ type TimeOffset struct {
 // specially.
 type GroupSnapshot struct {
 	Group string
-	// Type is the group type as Kafka names it ("classic", "consumer").
+	// Type is the group type as Kafka names it (vocab.TypeClassic,
+	// vocab.TypeConsumer).
 	Type string
-	// State is Kafka's group state ("Empty", "Stable", ...). A group that
-	// does not exist yet is "Dead" (what pre-4.0 brokers report), or "".
+	// State is Kafka's group state (vocab.StateEmpty, vocab.StateStable,
+	// ...). A group that does not exist yet is vocab.StateDead (what
+	// pre-4.0 brokers report), or "".
 	State     string
 	Members   int
 	Committed map[TopicPartition]int64
@@ -83,7 +86,7 @@ func (g GroupSnapshot) allTopicsScope() []TopicPartition {
 			out = append(out, tp)
 		}
 	}
-	sortTPs(out)
+	vocab.SortPartitions(out)
 	return out
 }
 
@@ -92,11 +95,7 @@ func (g GroupSnapshot) allTopicsScope() []TopicPartition {
 // is the same thing for classic and consumer-protocol groups. Planning an
 // active group is allowed (Build warns); apply refuses it.
 func (g GroupSnapshot) Inactive() bool {
-	switch g.State {
-	case "Empty", "Dead", "":
-		return g.Members == 0
-	}
-	return false
+	return vocab.MayReset(g.State) && g.Members == 0
 }
 
 // Plan is an offset-reset plan: the file `kcg plan` writes and `kcg apply`
@@ -165,15 +164,7 @@ var strategyTypes = []StrategyType{
 }
 
 func knownStrategy(t StrategyType) bool {
-	if t == StrategyRollback {
-		return true
-	}
-	for _, s := range strategyTypes {
-		if s == t {
-			return true
-		}
-	}
-	return false
+	return t == StrategyRollback || slices.Contains(strategyTypes, t)
 }
 
 // Strategy records how the targets were chosen: the type and the one
@@ -225,7 +216,7 @@ type Partition struct {
 }
 
 // TP returns the partition's TopicPartition.
-func (p Partition) TP() TopicPartition { return TopicPartition{p.Topic, p.Partition} }
+func (p Partition) TP() TopicPartition { return TopicPartition{Topic: p.Topic, Partition: p.Partition} }
 
 // TargetOffset returns the target and true, or 0 and false for a
 // delete-offset entry.
@@ -274,10 +265,9 @@ var reasons = map[Reason]bool{
 // normalize sorts groups and partitions, the one order every encoding and
 // the digest use.
 func (p *Plan) normalize() {
-	sort.Slice(p.Groups, func(i, j int) bool { return p.Groups[i].Group < p.Groups[j].Group })
-	for gi := range p.Groups {
-		ps := p.Groups[gi].Partitions
-		sort.Slice(ps, func(i, j int) bool { return ps[i].TP().Compare(ps[j].TP()) < 0 })
+	slices.SortFunc(p.Groups, compareGroups)
+	for _, g := range p.Groups {
+		slices.SortFunc(g.Partitions, comparePartitions)
 	}
 }
 
@@ -290,5 +280,9 @@ func (p *Plan) FindGroup(name string) *Group {
 	}
 	return nil
 }
+
+func compareGroups(a, b Group) int { return cmp.Compare(a.Group, b.Group) }
+
+func comparePartitions(a, b Partition) int { return a.TP().Compare(b.TP()) }
 
 func i64(v int64) *int64 { return &v }
