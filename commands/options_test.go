@@ -72,7 +72,7 @@ func TestPlanOptions(t *testing.T) {
 		t.Errorf("options = %+v", o)
 	}
 	usage := [][]string{
-		{"billing", "--all-topics", "--to-earliest"},                             // no --out
+		{"billing", "--all-topics", "--to-earliest"},                              // no --out
 		{"billing", "--all-topics", "--to-earliest", "--to-latest", "--out", "x"}, // two strategies
 		{"billing", "--all-topics", "--out", "x"},                                 // no strategy
 		{"billing", "--to-earliest", "--out", "x"},                                // no scope
