@@ -41,13 +41,7 @@ func applyCommand(s Streams) *cli.Command {
 			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE` (default: beside the plan, PLAN.rollback-TIME.yaml)"},
 			outputFlag("table", "json", "yaml"),
 		}, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := applyOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runApply(c, s, o)
-		},
+		Action: action(s, applyOptionsFrom, runApply),
 	}
 }
 

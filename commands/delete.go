@@ -28,13 +28,7 @@ func deleteCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "all-groups", Usage: "delete every consumer group"},
 			outputFlag("table", "json", "yaml"),
 		}, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := deleteOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runDelete(c, s, o)
-		},
+		Action: action(s, deleteOptionsFrom, runDelete),
 	}
 }
 

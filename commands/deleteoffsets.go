@@ -31,13 +31,7 @@ func deleteOffsetsCommand(s Streams) *cli.Command {
 			&cli.StringSliceFlag{Name: "topic", Usage: "topic `T` (all partitions) or T:0,2 (repeatable)"},
 			outputFlag("table", "json", "yaml"),
 		}, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := deleteOffsetsOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runDeleteOffsets(c, s, o)
-		},
+		Action: action(s, deleteOffsetsOptionsFrom, runDeleteOffsets),
 	}
 }
 

@@ -39,13 +39,7 @@ func describeCommand(s Streams) *cli.Command {
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := describeOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runDescribe(c, s, o)
-		},
+		Action: action(s, describeOptionsFrom, runDescribe),
 	}
 }
 

@@ -25,16 +25,7 @@ func diffCommand(s Streams) *cli.Command {
 			"moved since planning, targets outside the live log, groups that gained\n" +
 			"members — and the writes apply would make now.",
 		Flags: append([]cli.Flag{outputFlag("table", "json", "yaml")}, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := diffOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			if len(o.paths) == 2 {
-				return diffPlans(s, o)
-			}
-			return diffLive(c, s, o)
-		},
+		Action: action(s, diffOptionsFrom, runDiff),
 	}
 }
 
@@ -48,6 +39,13 @@ func diffOptionsFrom(c *cli.Context) (diffOptions, error) {
 		return o, app.Usagef("diff takes one plan (against the live cluster) or two plans")
 	}
 	return o, nil
+}
+
+func runDiff(c *cli.Context, s Streams, o diffOptions) error {
+	if len(o.paths) == 2 {
+		return diffPlans(s, o)
+	}
+	return diffLive(c, s, o)
 }
 
 func diffPlans(s Streams, o diffOptions) error {

@@ -13,6 +13,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// action is a command's Action: fill and validate its options from the
+// flags (from), then run it (run). Keeping the two apart lets the options
+// be tested without a broker.
+func action[T any](s Streams, from func(*cli.Context) (T, error), run func(*cli.Context, Streams, T) error) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		o, err := from(c)
+		if err != nil {
+			return err
+		}
+		return run(c, s, o)
+	}
+}
+
 // connectionFlags are on every command that talks to Kafka (leaf commands,
 // so they can be typed anywhere after the command name).
 func connectionFlags() []cli.Flag {

@@ -21,13 +21,7 @@ func listCommand(s Streams) *cli.Command {
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := listOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runList(c, s, o)
-		},
+		Action: action(s, listOptionsFrom, runList),
 	}
 }
 

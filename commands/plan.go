@@ -94,13 +94,7 @@ func planCommand(s Streams) *cli.Command {
 			"already resolved, into a plan file for review. 'kcg show' renders it,\n" +
 			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.",
 		Flags: append(flags, connectionFlags()...),
-		Action: func(c *cli.Context) error {
-			o, err := planOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runPlan(c, s, o)
-		},
+		Action: action(s, planOptionsFrom, runPlan),
 	}
 }
 

@@ -49,13 +49,7 @@ func showCommand(s Streams) *cli.Command {
 			outputFlag("table", "json", "yaml", "csv"),
 			&cli.BoolFlag{Name: "with-group", Usage: "csv: always write the group column (the Java tool omits it when exactly one --group was given)"},
 		},
-		Action: func(c *cli.Context) error {
-			o, err := showOptionsFrom(c)
-			if err != nil {
-				return err
-			}
-			return runShow(s, o)
-		},
+		Action: action(s, showOptionsFrom, func(_ *cli.Context, s Streams, o showOptions) error { return runShow(s, o) }),
 	}
 }
 
