@@ -24,7 +24,7 @@ func diffCommand(s Streams) *cli.Command {
 			"With one file: the plan against the live cluster — committed offsets that\n" +
 			"moved since planning, targets outside the live log, groups that gained\n" +
 			"members — and the writes apply would make now.",
-		Flags: append([]cli.Flag{outputFlag("table", "json", "yaml")}, connectionFlags()...),
+		Flags:  append([]cli.Flag{outputFlag("table", "json", "yaml")}, connectionFlags()...),
 		Action: action(s, diffOptionsFrom, runDiff),
 	}
 }

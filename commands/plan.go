@@ -93,7 +93,7 @@ func planCommand(s Streams) *cli.Command {
 		Description: "Resolves a reset with the Java tool's semantics and writes every target,\n" +
 			"already resolved, into a plan file for review. 'kcg show' renders it,\n" +
 			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.",
-		Flags: append(flags, connectionFlags()...),
+		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
 }
