@@ -113,7 +113,7 @@ func (r ApplyReport) WriteTable(w io.Writer) error {
 			if p.Error != nil {
 				res += ": " + *p.Error
 			}
-			rows = append(rows, []string{g.Group, p.Topic, strconv.Itoa(int(p.Partition)), intCell(p.Before), target, intCell(p.After), res})
+			rows = append(rows, []string{g.Group, p.Topic, strconv.Itoa(int(p.Partition)), IntCell(p.Before), target, IntCell(p.After), res})
 		}
 	}
 	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "BEFORE", "TARGET", "AFTER", "RESULT"}, rows)

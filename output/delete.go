@@ -70,7 +70,7 @@ func WriteGroupDeleteTable(w io.Writer, r GroupDeleteResult) error { return r.Wr
 func (r GroupDeleteResult) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(r.Groups))
 	for _, g := range r.Groups {
-		rows = append(rows, []string{g.Group, deletedWord(g.Deleted), strCell(g.Error)})
+		rows = append(rows, []string{g.Group, deletedWord(g.Deleted), StringCell(g.Error)})
 	}
 	return renderTable(w, []string{"GROUP", "RESULT", "ERROR"}, rows)
 }
@@ -111,7 +111,7 @@ func NewOffsetDeleteResult(group string, groupErr *string, partitions []OffsetDe
 // first).
 func (r OffsetDeleteResult) Sort() {
 	slices.SortStableFunc(r.Partitions, func(a, b OffsetDeletion) int {
-		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(derefPartition(a.Partition), derefPartition(b.Partition)))
+		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(PartitionNumber(a.Partition), PartitionNumber(b.Partition)))
 	})
 }
 
@@ -149,7 +149,7 @@ func (r OffsetDeleteResult) WriteTable(w io.Writer) error {
 		if p.Partition != nil {
 			part = strconv.Itoa(int(*p.Partition))
 		}
-		rows = append(rows, []string{r.Group, p.Topic, part, deletedWord(p.Deleted), strCell(p.Error)})
+		rows = append(rows, []string{r.Group, p.Topic, part, deletedWord(p.Deleted), StringCell(p.Error)})
 	}
 	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "RESULT", "ERROR"}, rows)
 }
@@ -159,4 +159,13 @@ func deletedWord(ok bool) string {
 		return "deleted"
 	}
 	return "failed"
+}
+
+// PartitionNumber is *p, or -1 for nil: a topic whose partitions could not
+// be listed sorts, as in the Java tool, before its partition 0.
+func PartitionNumber(p *int32) int32 {
+	if p == nil {
+		return -1
+	}
+	return *p
 }

@@ -142,7 +142,7 @@ func (d PlanDiff) WriteTable(w io.Writer) error {
 	var rows [][]string
 	for _, p := range d.Partitions {
 		rows = append(rows, []string{p.Group, p.Topic, strconv.Itoa(int(p.Partition)), p.Change,
-			pair(p.Before, p.After, func(x *PlanPartition) string { return intCell(x.Current) }),
+			pair(p.Before, p.After, func(x *PlanPartition) string { return IntCell(x.Current) }),
 			pair(p.Before, p.After, func(x *PlanPartition) string { return targetCell(x.Target) }),
 			pair(p.Before, p.After, func(x *PlanPartition) string { return x.Reason })})
 	}
@@ -274,7 +274,7 @@ func (s PlanStatus) WriteTable(w io.Writer) error {
 		if r.Error != nil {
 			detail = *r.Error
 		} else {
-			detail = fmt.Sprintf("target %d outside the live log [%s, %s]", r.Target, intCell(r.LogStart), intCell(r.LogEnd))
+			detail = fmt.Sprintf("target %d outside the live log [%s, %s]", r.Target, IntCell(r.LogStart), IntCell(r.LogEnd))
 		}
 		rows = append(rows, []string{"out-of-range", r.Group, r.Topic, strconv.Itoa(int(r.Partition)), detail})
 	}

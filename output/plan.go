@@ -54,7 +54,7 @@ func WritePlanSummary(w io.Writer, p *resetplan.Plan) error {
 			if t, ok := pt.TargetOffset(); ok {
 				target = strconv.FormatInt(t, 10)
 			}
-			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), intCell(pt.Current), target,
+			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target,
 				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
 		}
 		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)})

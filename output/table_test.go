@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/kcg-dev/kcg/internal/golden"
 )
 
 func TestNativeTableGoldens(t *testing.T) {
@@ -22,8 +24,8 @@ func TestNativeTableGoldens(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := render(t, c.fn)
-			golden(t, c.name, got)
+			got := golden.Render(t, c.fn)
+			golden.Check(t, c.name, got)
 			for i, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
 				if strings.HasSuffix(line, " ") {
 					t.Errorf("line %d has trailing blanks: %q", i+1, line)
@@ -39,7 +41,7 @@ func TestNativeTableGoldens(t *testing.T) {
 // TestNativeTableShape pins the properties the goldens encode, so a
 // tablewriter upgrade that changes them fails with a readable message.
 func TestNativeTableShape(t *testing.T) {
-	got := string(render(t, func(b *bytes.Buffer) error { return WriteOffsetsTable(b, fixtureDescriptions(), false) }))
+	got := string(golden.Render(t, func(b *bytes.Buffer) error { return WriteOffsetsTable(b, fixtureDescriptions(), false) }))
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	if n := strings.Count(got, "GROUP "); n != 1 {
 		t.Errorf("want one header for all groups, got %d:\n%s", n, got)
