@@ -93,11 +93,6 @@ func (r ApplyReport) normalized() any {
 	return r
 }
 
-// WriteApplyTable writes r's table.
-//
-// Deprecated: use Write(w, FormatTable, r).
-func WriteApplyTable(w io.Writer, r ApplyReport) error { return r.WriteTable(w) }
-
 // WriteTable writes the apply report as a table: GROUP TOPIC PARTITION
 // BEFORE TARGET AFTER RESULT, "-" for no offset, "delete" for a
 // delete-offset target.

@@ -59,11 +59,6 @@ func (r GroupDeleteResult) Failed() int {
 	return n
 }
 
-// WriteGroupDeleteTable writes r's table.
-//
-// Deprecated: use Write(w, FormatTable, r).
-func WriteGroupDeleteTable(w io.Writer, r GroupDeleteResult) error { return r.WriteTable(w) }
-
 // WriteTable writes the result as kcg's table: GROUP, RESULT (deleted or
 // failed) and ERROR ("-" when none). Nothing is printed for an empty
 // result.
@@ -133,11 +128,6 @@ func (r OffsetDeleteResult) Failed() bool {
 	}
 	return false
 }
-
-// WriteOffsetDeleteTable writes r's table.
-//
-// Deprecated: use Write(w, FormatTable, r).
-func WriteOffsetDeleteTable(w io.Writer, r OffsetDeleteResult) error { return r.WriteTable(w) }
 
 // WriteTable writes the result as kcg's table: GROUP, TOPIC, PARTITION
 // ("-" for a topic that does not exist), RESULT (deleted or failed) and

@@ -113,11 +113,6 @@ func (d PlanDiff) normalized() any {
 	return d
 }
 
-// WritePlanDiffTable writes d's table.
-//
-// Deprecated: use Write(w, FormatTable, d).
-func WritePlanDiffTable(w io.Writer, d PlanDiff) error { return d.WriteTable(w) }
-
 // WriteTable writes a plan diff: plan-level and group-level changes as
 // lines, then a table of changed partitions with "before → after" cells.
 func (d PlanDiff) WriteTable(w io.Writer) error {
@@ -249,11 +244,6 @@ func (s PlanStatus) normalized() any {
 	s.WouldWrite = nonNil(s.WouldWrite)
 	return s
 }
-
-// WritePlanStatusTable writes s's table.
-//
-// Deprecated: use Write(w, FormatTable, s).
-func WritePlanStatusTable(w io.Writer, s PlanStatus) error { return s.WriteTable(w) }
 
 // WriteTable writes the live comparison as one table: every finding
 // (cluster, active, drift, out-of-range) and every write apply would make,

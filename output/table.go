@@ -236,11 +236,6 @@ func AssignmentString(as []TopicPartitions) string {
 	return strings.Join(entries, ";")
 }
 
-// WriteGroupListTable writes l's table.
-//
-// Deprecated: use Write(w, FormatTable, l).
-func WriteGroupListTable(w io.Writer, l GroupList) error { return l.WriteTable(w) }
-
 // WriteTable writes kcg's native `list` table:
 //
 //	GROUP   STATE   TYPE   PROTOCOL-TYPE
@@ -253,14 +248,6 @@ func (l GroupList) WriteTable(w io.Writer) error {
 		rows = append(rows, []string{g.Group, StringCell(g.State), StringCell(g.Type), NonEmptyCell(g.ProtocolType)})
 	}
 	return renderTable(w, []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}, rows)
-}
-
-// WriteOffsetsTable writes l's offsets table.
-//
-// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
-// ViewOffsets, Verbose: verbose}).
-func WriteOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	return writeOffsetsTable(w, l, verbose)
 }
 
 // writeOffsetsTable writes kcg's native `describe` (offsets) table: one
@@ -295,14 +282,6 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 		rows = append(rows, total)
 	}
 	return renderTable(w, header, rows)
-}
-
-// WriteMembersTable writes l's members table.
-//
-// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
-// ViewMembers, Verbose: verbose}).
-func WriteMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	return writeMembersTable(w, l, verbose)
 }
 
 // writeMembersTable writes kcg's native `describe --members` table: one
@@ -360,14 +339,6 @@ func writeMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 		}
 	}
 	return renderTable(w, header, rows)
-}
-
-// WriteStateTable writes l's state table.
-//
-// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
-// ViewState, Verbose: verbose}).
-func WriteStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	return writeStateTable(w, l, verbose)
 }
 
 // writeStateTable writes kcg's native `describe --state` table, one row

@@ -100,35 +100,6 @@ func TestWriteDescribeDocumentIgnoresTheView(t *testing.T) {
 	}
 }
 
-// TestWriteTablesMatchTheOldWriters keeps the Write*Table functions the
-// commands still call equal to Write until they are removed.
-func TestWriteTablesMatchTheOldWriters(t *testing.T) {
-	a := planA(t)
-	l := fixtureDescriptions()
-	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, decodePlan(t, planB)))
-	cases := []struct {
-		doc Document
-		old func(*bytes.Buffer) error
-	}{
-		{fixtureGroupList(), func(b *bytes.Buffer) error { return WriteGroupListTable(b, fixtureGroupList()) }},
-		{DescribeView{Doc: l, Verbose: true}, func(b *bytes.Buffer) error { return WriteOffsetsTable(b, l, true) }},
-		{DescribeView{Doc: l, View: ViewMembers, Verbose: true}, func(b *bytes.Buffer) error { return WriteMembersTable(b, l, true) }},
-		{DescribeView{Doc: l, View: ViewState, Verbose: true}, func(b *bytes.Buffer) error { return WriteStateTable(b, l, true) }},
-		{PlanDocument{Plan: a}, func(b *bytes.Buffer) error { return WritePlanSummary(b, a) }},
-		{d, func(b *bytes.Buffer) error { return WritePlanDiffTable(b, d) }},
-		{fixturePlanStatus(), func(b *bytes.Buffer) error { return WritePlanStatusTable(b, fixturePlanStatus()) }},
-		{fixtureApplyReport(), func(b *bytes.Buffer) error { return WriteApplyTable(b, fixtureApplyReport()) }},
-		{fixtureGroupDeleteResult(), func(b *bytes.Buffer) error { return WriteGroupDeleteTable(b, fixtureGroupDeleteResult()) }},
-		{fixtureOffsetDeleteResult(), func(b *bytes.Buffer) error { return WriteOffsetDeleteTable(b, fixtureOffsetDeleteResult()) }},
-	}
-	for i, c := range cases {
-		got := golden.Render(t, func(b *bytes.Buffer) error { return Write(b, FormatTable, c.doc) })
-		if want := golden.Render(t, c.old); !bytes.Equal(got, want) {
-			t.Errorf("case %d (%T): Write differs from the old writer\n--- got ---\n%s\n--- want ---\n%s", i, c.doc, got, want)
-		}
-	}
-}
-
 func TestWriteRejectsAnUnknownFormat(t *testing.T) {
 	var b bytes.Buffer
 	err := Write(&b, Format("csv"), fixtureGroupList())
