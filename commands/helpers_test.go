@@ -11,11 +11,7 @@ import (
 // The runner helpers, shared with dropin's tests (see internal/clitest):
 // kcg(t, args...) runs the application with args (without the program
 // name); rows picks the lines of a table; records makes test records.
-var (
-	kcg     = clitest.Run
-	rows    = clitest.Rows
-	records = clitest.Records
-)
+var kcg, rows, records = clitest.Run, clitest.Rows, clitest.Records
 
 // kcgOn runs a command against the test cluster.
 func kcgOn(t *testing.T, e *kafkatest.Env, args ...string) clitest.Result {

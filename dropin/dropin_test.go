@@ -15,14 +15,10 @@ import (
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
-// The application, run in-process (see internal/clitest): dropin's tests
-// drive it through commands.Run, the way kcg is started, so the dispatch
-// to drop-in mode is tested too.
-var (
-	kcg     = clitest.Run
-	rows    = clitest.Rows
-	records = clitest.Records
-)
+// dropin's tests run the whole application in-process, through
+// commands.Run as main does, so the dispatch to drop-in mode is tested
+// too (see internal/clitest).
+var kcg, rows, records = clitest.Run, clitest.Rows, clitest.Records
 
 // Drop-in mode without a broker or Java: parsing and validation, with the
 // Java tool's messages (checked against the real tool in
