@@ -41,10 +41,10 @@ var digestRE = regexp.MustCompile(`digest: (sha256:[0-9a-f]{64})`)
 // plan makes a plan and returns its digest.
 func (f *resetFixture) plan(t *testing.T, out string, args ...string) string {
 	t.Helper()
-	r := kcgOn(t, f.e, append([]string{"plan", "--out", f.path(out)}, args...)...).mustCode(t, 0)
-	m := digestRE.FindStringSubmatch(r.stderr)
+	r := kcgOn(t, f.e, append([]string{"plan", "--out", f.path(out)}, args...)...).MustCode(t, 0)
+	m := digestRE.FindStringSubmatch(r.Stderr)
 	if m == nil {
-		t.Fatalf("no digest on stderr: %q", r.stderr)
+		t.Fatalf("no digest on stderr: %q", r.Stderr)
 	}
 	return m[1]
 }
@@ -93,7 +93,7 @@ func TestPlanWritesNothing(t *testing.T) {
 func TestApplyAndRollback(t *testing.T) {
 	f := newResetFixture(t)
 	digest := f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2", "--ticket", "CHG-42", "--note", "replay after outage")
-	r := kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--expect-digest", digest, "-o", "json").mustCode(t, 0)
+	r := kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--expect-digest", digest, "-o", "json").MustCode(t, 0)
 	f.mustCommitted(t, map[int32]int64{0: 2, 1: 2})
 	var report struct {
 		Kind         string  `json:"kind"`
@@ -109,8 +109,8 @@ func TestApplyAndRollback(t *testing.T) {
 			} `json:"partitions"`
 		} `json:"groups"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
-		t.Fatalf("%v\n%s", err, r.stdout)
+	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
 	}
 	if report.Kind != "ApplyReport" || report.Result != "applied" || report.RollbackPlan == nil || len(report.Groups) != 1 || report.Groups[0].Result != "written" {
 		t.Fatalf("report %+v", report)
@@ -121,8 +121,8 @@ func TestApplyAndRollback(t *testing.T) {
 	}
 
 	// describe shows the targets, and the annotations in the metadata.
-	r = kcgOn(t, f.e, "describe", f.group, "-o", "json").mustCode(t, 0)
-	d := parseDescribe(t, r.stdout)
+	r = kcgOn(t, f.e, "describe", f.group, "-o", "json").MustCode(t, 0)
+	d := parseDescribe(t, r.Stdout)
 	o := offsetOf(t, d, f.group, f.topic, 0)
 	meta, _ := o["metadata"].(string)
 	if o["committedOffset"] != 2.0 || !strings.Contains(meta, `"ticket":"CHG-42"`) || !strings.Contains(meta, digest) || !strings.Contains(meta, "replay after outage") {
@@ -130,9 +130,9 @@ func TestApplyAndRollback(t *testing.T) {
 	}
 
 	// Applying again: already applied, exit 0, nothing written.
-	r = kcgOn(t, f.e, "apply", f.path("reset.yaml")).mustCode(t, 0)
-	if !strings.Contains(r.stderr, "already applied") {
-		t.Fatalf("stderr %q", r.stderr)
+	r = kcgOn(t, f.e, "apply", f.path("reset.yaml")).MustCode(t, 0)
+	if !strings.Contains(r.Stderr, "already applied") {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
 
 	// The rollback plan restores 5 and deletes partition 1's offset.
@@ -140,7 +140,7 @@ func TestApplyAndRollback(t *testing.T) {
 	if _, err := os.Stat(rb); err != nil {
 		t.Fatal(err)
 	}
-	kcgOn(t, f.e, "apply", rb).mustCode(t, 0)
+	kcgOn(t, f.e, "apply", rb).MustCode(t, 0)
 	f.mustCommitted(t, map[int32]int64{0: 5})
 }
 
@@ -150,9 +150,9 @@ func TestApplyRefusesStalePlan(t *testing.T) {
 	f := newResetFixture(t)
 	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-earliest")
 	f.e.Commit(t, f.group, f.topic, map[int32]int64{0: 7})
-	r := kcgOn(t, f.e, "apply", f.path("reset.yaml")).mustCode(t, 3)
-	if !strings.Contains(r.stderr, fmt.Sprintf("%s/0: planned from 5, now 7", f.topic)) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
-		t.Fatalf("stderr %q", r.stderr)
+	r := kcgOn(t, f.e, "apply", f.path("reset.yaml")).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, fmt.Sprintf("%s/0: planned from 5, now 7", f.topic)) || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
 	f.mustCommitted(t, map[int32]int64{0: 7})
 	matches, _ := filepath.Glob(f.path("reset.rollback-*"))
@@ -160,12 +160,12 @@ func TestApplyRefusesStalePlan(t *testing.T) {
 		t.Fatalf("a refused apply wrote a rollback plan: %v", matches)
 	}
 	// diff against the live cluster shows the drift: exit 2.
-	r = kcgOn(t, f.e, "diff", f.path("reset.yaml")).mustCode(t, 2)
-	if !strings.Contains(r.stdout, "drift") || !strings.Contains(r.stdout, "planned from 5, now 7") {
-		t.Fatalf("diff:\n%s", r.stdout)
+	r = kcgOn(t, f.e, "diff", f.path("reset.yaml")).MustCode(t, 2)
+	if !strings.Contains(r.Stdout, "drift") || !strings.Contains(r.Stdout, "planned from 5, now 7") {
+		t.Fatalf("diff:\n%s", r.Stdout)
 	}
 	// --force applies anyway.
-	kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--force").mustCode(t, 0)
+	kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--force").MustCode(t, 0)
 	f.mustCommitted(t, map[int32]int64{0: 0, 1: 0})
 }
 
@@ -179,17 +179,17 @@ func TestApplyRefusesActiveGroups(t *testing.T) {
 			} else {
 				m = f.e.ConsumerProtocolMember(t, f.group, f.topic)
 			}
-			r := kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-earliest", "--out", f.path("p.yaml")).mustCode(t, 0)
-			if !strings.Contains(r.stderr, "active members") {
-				t.Fatalf("no warning when planning an active group: %q", r.stderr)
+			r := kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-earliest", "--out", f.path("p.yaml")).MustCode(t, 0)
+			if !strings.Contains(r.Stderr, "active members") {
+				t.Fatalf("no warning when planning an active group: %q", r.Stderr)
 			}
-			r = kcgOn(t, f.e, "apply", f.path("p.yaml")).mustCode(t, 3)
-			if !strings.Contains(r.stderr, "active members") {
-				t.Fatalf("stderr %q", r.stderr)
+			r = kcgOn(t, f.e, "apply", f.path("p.yaml")).MustCode(t, 3)
+			if !strings.Contains(r.Stderr, "active members") {
+				t.Fatalf("stderr %q", r.Stderr)
 			}
-			r = kcgOn(t, f.e, "diff", f.path("p.yaml"), "-o", "json").mustCode(t, 2)
-			if !strings.Contains(r.stdout, `"activeGroups": [`) || strings.Contains(r.stdout, `"activeGroups": []`) {
-				t.Fatalf("diff:\n%s", r.stdout)
+			r = kcgOn(t, f.e, "diff", f.path("p.yaml"), "-o", "json").MustCode(t, 2)
+			if !strings.Contains(r.Stdout, `"activeGroups": [`) || strings.Contains(r.Stdout, `"activeGroups": []`) {
+				t.Fatalf("diff:\n%s", r.Stdout)
 			}
 			m.Stop()
 			f.mustCommitted(t, map[int32]int64{0: 5})
@@ -213,22 +213,22 @@ func TestApplyRefusesEditedPlanAndOtherCluster(t *testing.T) {
 	if err := os.WriteFile(f.path("edited.yaml"), []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := kcgOn(t, f.e, "apply", f.path("edited.yaml"), "--expect-digest", digest).mustCode(t, 3)
-	if !strings.Contains(r.stderr, "changed since review") {
-		t.Fatalf("stderr %q", r.stderr)
+	r := kcgOn(t, f.e, "apply", f.path("edited.yaml"), "--expect-digest", digest).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "changed since review") {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
 	other := regexp.MustCompile(`cluster: \{id: [^,]+,`).ReplaceAllString(string(data), "cluster: {id: some-other-cluster,")
 	if err := os.WriteFile(f.path("other.yaml"), []byte(other), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = kcgOn(t, f.e, "apply", f.path("other.yaml")).mustCode(t, 3)
-	if !strings.Contains(r.stderr, "some-other-cluster") {
-		t.Fatalf("stderr %q", r.stderr)
+	r = kcgOn(t, f.e, "apply", f.path("other.yaml")).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "some-other-cluster") {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
-	kcgOn(t, f.e, "diff", f.path("other.yaml")).mustCode(t, 2)
+	kcgOn(t, f.e, "diff", f.path("other.yaml")).MustCode(t, 2)
 	f.mustCommitted(t, map[int32]int64{0: 5})
 	// The reviewed file itself applies.
-	kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--expect-digest", strings.TrimPrefix(digest, "sha256:")).mustCode(t, 0)
+	kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--expect-digest", strings.TrimPrefix(digest, "sha256:")).MustCode(t, 0)
 	f.mustCommitted(t, map[int32]int64{0: 3})
 }
 
@@ -247,13 +247,13 @@ func TestApplyPartialFailure(t *testing.T) {
 	e.Commit(t, g2, topic, map[int32]int64{0: 6})
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "p.yaml")
-	kcgOn(t, e, "plan", g1, g2, "--topic", topic, "--to-earliest", "--out", plan).mustCode(t, 0)
+	kcgOn(t, e, "plan", g1, g2, "--topic", topic, "--to-earliest", "--out", plan).MustCode(t, 0)
 	h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Group: g2, Err: kerr.UnknownServerError, Count: -1})
 	defer h.Remove()
-	r := kcgOn(t, e, "apply", plan, "-o", "json").mustCode(t, 4)
+	r := kcgOn(t, e, "apply", plan, "-o", "json").MustCode(t, 4)
 	h.Remove()
-	if !strings.Contains(r.stderr, "written: "+g1) || !strings.Contains(r.stderr, "not written: "+g2) {
-		t.Fatalf("stderr %q", r.stderr)
+	if !strings.Contains(r.Stderr, "written: "+g1) || !strings.Contains(r.Stderr, "not written: "+g2) {
+		t.Fatalf("stderr %q", r.Stderr)
 	}
 	var report struct {
 		Result string `json:"result"`
@@ -265,7 +265,7 @@ func TestApplyPartialFailure(t *testing.T) {
 			} `json:"partitions"`
 		} `json:"groups"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
 		t.Fatal(err)
 	}
 	if report.Result != "partial" || report.Groups[0].Result != "written" || report.Groups[1].Result != "not-written" {
@@ -283,17 +283,17 @@ func TestDiffTwoPlans(t *testing.T) {
 	f.plan(t, "a.yaml", f.group, "--topic", f.topic, "--to-earliest")
 	f.plan(t, "b.yaml", f.group, "--topic", f.topic, "--to-earliest")
 	f.plan(t, "c.yaml", f.group, "--topic", f.topic, "--to-offset", "3")
-	kcg(t, "diff", f.path("a.yaml"), f.path("b.yaml")).mustCode(t, 0)
-	r := kcg(t, "diff", f.path("a.yaml"), f.path("c.yaml")).mustCode(t, 2)
-	if !strings.Contains(r.stdout, "0 → 3") || !strings.Contains(r.stdout, "strategy") {
-		t.Fatalf("diff:\n%s", r.stdout)
+	kcg(t, "diff", f.path("a.yaml"), f.path("b.yaml")).MustCode(t, 0)
+	r := kcg(t, "diff", f.path("a.yaml"), f.path("c.yaml")).MustCode(t, 2)
+	if !strings.Contains(r.Stdout, "0 → 3") || !strings.Contains(r.Stdout, "strategy") {
+		t.Fatalf("diff:\n%s", r.Stdout)
 	}
-	r = kcg(t, "diff", f.path("a.yaml"), f.path("c.yaml"), "-o", "json").mustCode(t, 2)
-	if !strings.Contains(r.stdout, `"kind": "PlanDiff"`) || !strings.Contains(r.stdout, `"equal": false`) {
-		t.Fatalf("diff json:\n%s", r.stdout)
+	r = kcg(t, "diff", f.path("a.yaml"), f.path("c.yaml"), "-o", "json").MustCode(t, 2)
+	if !strings.Contains(r.Stdout, `"kind": "PlanDiff"`) || !strings.Contains(r.Stdout, `"equal": false`) {
+		t.Fatalf("diff json:\n%s", r.Stdout)
 	}
 	// A fresh plan against the live cluster: no difference.
-	kcgOn(t, f.e, "diff", f.path("a.yaml")).mustCode(t, 0)
+	kcgOn(t, f.e, "diff", f.path("a.yaml")).MustCode(t, 0)
 }
 
 // Garbage and Java CSV files given as plans are bad input (exit 65), named.
@@ -308,13 +308,13 @@ func TestBadPlanFiles(t *testing.T) {
 	for _, p := range []string{csv, garbage, v2, filepath.Join(dir, "missing.yaml")} {
 		for _, args := range [][]string{{"show", p}, {"apply", p, "--bootstrap-server", "127.0.0.1:1"}, {"diff", p, p}} {
 			cmd := args[0]
-			r := kcg(t, args...).mustCode(t, 65)
-			if r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, filepath.Base(p)) {
-				t.Fatalf("%s %s: stdout %q stderr %q", cmd, p, r.stdout, r.stderr)
+			r := kcg(t, args...).MustCode(t, 65)
+			if r.Stdout != "" || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 || !strings.Contains(r.Stderr, filepath.Base(p)) {
+				t.Fatalf("%s %s: stdout %q stderr %q", cmd, p, r.Stdout, r.Stderr)
 			}
 		}
 	}
-	if r := kcg(t, "show", csv); !strings.Contains(r.stderr, "CSV") {
-		t.Fatalf("a CSV is not named as such: %q", r.stderr)
+	if r := kcg(t, "show", csv); !strings.Contains(r.Stderr, "CSV") {
+		t.Fatalf("a CSV is not named as such: %q", r.Stderr)
 	}
 }

@@ -29,13 +29,13 @@ func TestDeleteGroups(t *testing.T) {
 	empty := kafkatest.UniqueName(t, "empty")
 	e.Commit(t, empty, topic, map[int32]int64{0: 1})
 
-	r := kcgOn(t, e, "delete", empty, "-o", "json").mustCode(t, 0)
+	r := kcgOn(t, e, "delete", empty, "-o", "json").MustCode(t, 0)
 	var d deleteDoc
-	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
 		t.Fatal(err)
 	}
 	if d.APIVersion != "kcg/v1" || d.Kind != "GroupDeleteResult" || len(d.Groups) != 1 || !d.Groups[0].Deleted || d.Groups[0].Error != nil {
-		t.Fatalf("document %+v\n%s", d, r.stdout)
+		t.Fatalf("document %+v\n%s", d, r.Stdout)
 	}
 	if c := e.Committed(t, empty); len(c) != 0 {
 		t.Fatalf("offsets left after delete: %v", c)
@@ -46,22 +46,22 @@ func TestDeleteGroups(t *testing.T) {
 	missing := kafkatest.UniqueName(t, "missing")
 	again := kafkatest.UniqueName(t, "again")
 	e.Commit(t, again, topic, map[int32]int64{0: 1})
-	r = kcgOn(t, e, "delete", missing, again, "--group", active).mustCode(t, 1)
-	got := rows(r.stdout, missing)
+	r = kcgOn(t, e, "delete", missing, again, "--group", active).MustCode(t, 1)
+	got := rows(r.Stdout, missing)
 	if len(got) != 1 || strings.Join(got[0][1:], " ") != "failed the group does not exist" {
-		t.Fatalf("missing group row %v\n%s", got, r.stdout)
+		t.Fatalf("missing group row %v\n%s", got, r.Stdout)
 	}
-	if got := rows(r.stdout, again); len(got) != 1 || got[0][1] != "deleted" || got[0][2] != "-" {
-		t.Fatalf("deleted group row %v\n%s", got, r.stdout)
+	if got := rows(r.Stdout, again); len(got) != 1 || got[0][1] != "deleted" || got[0][2] != "-" {
+		t.Fatalf("deleted group row %v\n%s", got, r.Stdout)
 	}
-	if got := rows(r.stdout, active); len(got) != 1 || got[0][1] != "failed" || !strings.Contains(r.stdout, "active members") {
-		t.Fatalf("active group row %v\n%s", got, r.stdout)
+	if got := rows(r.Stdout, active); len(got) != 1 || got[0][1] != "failed" || !strings.Contains(r.Stdout, "active members") {
+		t.Fatalf("active group row %v\n%s", got, r.Stdout)
 	}
-	if !strings.Contains(r.stderr, "kcg: group "+missing+" was not deleted: the group does not exist") {
-		t.Fatalf("stderr:\n%s", r.stderr)
+	if !strings.Contains(r.Stderr, "kcg: group "+missing+" was not deleted: the group does not exist") {
+		t.Fatalf("stderr:\n%s", r.Stderr)
 	}
-	kcgOn(t, e, "delete").mustCode(t, 64)
-	kcgOn(t, e, "delete", "x", "--all-groups").mustCode(t, 64)
+	kcgOn(t, e, "delete").MustCode(t, 64)
+	kcgOn(t, e, "delete", "x", "--all-groups").MustCode(t, 64)
 }
 
 type offsetDeleteDoc struct {
@@ -89,28 +89,28 @@ func TestDeleteOffsets(t *testing.T) {
 	e.Commit(t, g, topic, map[int32]int64{0: 0, 1: 0})
 	e.Commit(t, g, other, map[int32]int64{0: 0})
 
-	r := kcgOn(t, e, "delete-offsets", g, "--topic", topic, "-o", "json").mustCode(t, 0)
+	r := kcgOn(t, e, "delete-offsets", g, "--topic", topic, "-o", "json").MustCode(t, 0)
 	var d offsetDeleteDoc
-	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
 		t.Fatal(err)
 	}
 	if d.Kind != "OffsetDeleteResult" || d.Group != g || d.Error != nil || len(d.Partitions) != 2 || !d.Partitions[0].Deleted || *d.Partitions[1].Partition != 1 {
-		t.Fatalf("document %+v\n%s", d, r.stdout)
+		t.Fatalf("document %+v\n%s", d, r.Stdout)
 	}
 	if c := e.Committed(t, g); fmt.Sprint(c) != fmt.Sprintf("map[%s:map[0:0]]", other) {
 		t.Fatalf("committed after delete: %v", c)
 	}
 
 	unknown := kafkatest.UniqueName(t, "unknown")
-	r = kcgOn(t, e, "delete-offsets", "--group", g, "--topic", other+":0", "--topic", unknown).mustCode(t, 1)
-	if got := rows(r.stdout, g); len(got) != 2 || strings.Join(got[0][1:4], " ") != other+" 0 deleted" ||
+	r = kcgOn(t, e, "delete-offsets", "--group", g, "--topic", other+":0", "--topic", unknown).MustCode(t, 1)
+	if got := rows(r.Stdout, g); len(got) != 2 || strings.Join(got[0][1:4], " ") != other+" 0 deleted" ||
 		strings.Join(got[1][1:4], " ") != unknown+" - failed" {
-		t.Fatalf("rows %v\n%s", got, r.stdout)
+		t.Fatalf("rows %v\n%s", got, r.Stdout)
 	}
 
-	kcgOn(t, e, "delete-offsets", g).mustCode(t, 64)
-	kcgOn(t, e, "delete-offsets", g, "h", "--topic", topic).mustCode(t, 64)
-	kcgOn(t, e, "delete-offsets", g, "--topic", topic+":x").mustCode(t, 64)
+	kcgOn(t, e, "delete-offsets", g).MustCode(t, 64)
+	kcgOn(t, e, "delete-offsets", g, "h", "--topic", topic).MustCode(t, 64)
+	kcgOn(t, e, "delete-offsets", g, "--topic", topic+":x").MustCode(t, 64)
 
 	// An active group subscribed to the topic keeps its offsets. (kfake
 	// does not refuse OffsetDelete for subscribed topics.)
@@ -118,9 +118,9 @@ func TestDeleteOffsets(t *testing.T) {
 	active := kafkatest.UniqueName(t, "active")
 	e.Commit(t, active, topic, map[int32]int64{0: 0})
 	e.ClassicMember(t, active, topic)
-	r = kcgOn(t, e, "delete-offsets", active, "--topic", topic+":0").mustCode(t, 1)
-	if !strings.Contains(r.stdout, "failed") || !strings.Contains(r.stderr, "kcg: group "+active) {
-		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	r = kcgOn(t, e, "delete-offsets", active, "--topic", topic+":0").MustCode(t, 1)
+	if !strings.Contains(r.Stdout, "failed") || !strings.Contains(r.Stderr, "kcg: group "+active) {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 	}
 	if c := e.Committed(t, active); c[topic][0] != 0 || len(c[topic]) != 1 {
 		t.Fatalf("active group's offsets: %v", c)

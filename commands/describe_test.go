@@ -15,14 +15,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-func records(n int) []kafkatest.Record {
-	out := make([]kafkatest.Record, n)
-	for i := range out {
-		out[i] = kafkatest.Record{Value: fmt.Sprintf("pay-%d", i)}
-	}
-	return out
-}
-
 func offsetOf(t *testing.T, d describeJSON, group, topic string, partition int) map[string]any {
 	t.Helper()
 	for _, g := range d.Groups {
@@ -49,21 +41,21 @@ func TestDescribeFirstExample(t *testing.T) {
 	e.Produce(t, topic, 0, records(6)...)
 	e.Commit(t, group, topic, map[int32]int64{0: 3})
 
-	r := kcgOn(t, e, "describe", group).mustCode(t, 0)
-	got := rows(r.stdout, group)
+	r := kcgOn(t, e, "describe", group).MustCode(t, 0)
+	got := rows(r.Stdout, group)
 	if len(got) != 2 || strings.Join(got[0], " ") != fmt.Sprintf("%s %s 0 3 6 3 - - -", group, topic) {
-		t.Fatalf("table rows %v\n%s", got, r.stdout)
+		t.Fatalf("table rows %v\n%s", got, r.Stdout)
 	}
-	if !strings.Contains(r.stdout, "CURRENT-OFFSET") || !strings.Contains(r.stderr, fmt.Sprintf("Consumer group '%s' has no active members.", group)) {
-		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	if !strings.Contains(r.Stdout, "CURRENT-OFFSET") || !strings.Contains(r.Stderr, fmt.Sprintf("Consumer group '%s' has no active members.", group)) {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 	}
-	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
+	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
 	for _, want := range []string{`"committedOffset": 3`, `"logEndOffset": 6`, `"lag": 3`} {
-		if !strings.Contains(r.stdout, want) {
-			t.Fatalf("JSON lacks %s:\n%s", want, r.stdout)
+		if !strings.Contains(r.Stdout, want) {
+			t.Fatalf("JSON lacks %s:\n%s", want, r.Stdout)
 		}
 	}
-	d := parseDescribe(t, r.stdout)
+	d := parseDescribe(t, r.Stdout)
 	if o := offsetOf(t, d, group, topic, 0); o["committedOffset"] != 3.0 || o["logEndOffset"] != 6.0 || o["lag"] != 3.0 {
 		t.Fatalf("offset entry %v", o)
 	}
@@ -73,13 +65,13 @@ func TestDescribeFirstExample(t *testing.T) {
 
 	e.Produce(t, topic, 0, records(3)...)
 	e.Commit(t, group, topic, map[int32]int64{0: 9})
-	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
-	d = parseDescribe(t, r.stdout)
+	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
+	d = parseDescribe(t, r.Stdout)
 	if o := offsetOf(t, d, group, topic, 0); o["committedOffset"] != 9.0 || o["logEndOffset"] != 9.0 || o["lag"] != 0.0 {
 		t.Fatalf("after catching up: %v", o)
 	}
-	r = kcgOn(t, e, "describe", group).mustCode(t, 0)
-	if got := rows(r.stdout, group); strings.Join(got[0][3:6], " ") != "9 9 0" {
+	r = kcgOn(t, e, "describe", group).MustCode(t, 0)
+	if got := rows(r.Stdout, group); strings.Join(got[0][3:6], " ") != "9 9 0" {
 		t.Fatalf("table after catching up: %v", got)
 	}
 }
@@ -94,8 +86,8 @@ func TestDescribeAssignedNeverCommitted(t *testing.T) {
 	e.Produce(t, topic, 0, records(4)...)
 	m := e.ClassicMember(t, group, topic)
 
-	r := kcgOn(t, e, "describe", group).mustCode(t, 0)
-	got := rows(r.stdout, group)
+	r := kcgOn(t, e, "describe", group).MustCode(t, 0)
+	got := rows(r.Stdout, group)
 	if len(got) != 2 {
 		t.Fatalf("rows %v", got)
 	}
@@ -103,8 +95,8 @@ func TestDescribeAssignedNeverCommitted(t *testing.T) {
 	if row[3] != "-" || row[4] != "4" || row[5] != "-" || row[8] != m.ClientID {
 		t.Fatalf("row %v", row)
 	}
-	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
-	o := offsetOf(t, parseDescribe(t, r.stdout), group, topic, 0)
+	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
+	o := offsetOf(t, parseDescribe(t, r.Stdout), group, topic, 0)
 	if v, ok := o["committedOffset"]; !ok || v != nil {
 		t.Fatalf("committedOffset %v (present %v)", v, ok)
 	}
@@ -114,8 +106,8 @@ func TestDescribeAssignedNeverCommitted(t *testing.T) {
 	if o["logEndOffset"] != 4.0 || o["clientId"] != m.ClientID {
 		t.Fatalf("entry %v", o)
 	}
-	if regexp.MustCompile(`: -1\d*[,\n]`).MatchString(r.stdout) {
-		t.Fatalf("a sentinel in JSON:\n%s", r.stdout)
+	if regexp.MustCompile(`: -1\d*[,\n]`).MatchString(r.Stdout) {
+		t.Fatalf("a sentinel in JSON:\n%s", r.Stdout)
 	}
 }
 
@@ -154,44 +146,44 @@ func TestDescribeEveryKindOfGroup(t *testing.T) {
 	groups := []string{f.classic, f.kip848, f.empty}
 
 	// Offsets view.
-	r := kcgOn(t, e, append([]string{"describe"}, groups...)...).mustCode(t, 0)
-	if got := rows(r.stdout, f.classic); len(got) != 3 || got[0][3] != "1" || got[0][5] != "4" || got[1][3] != "-" || got[0][8] != f.classicMember.ClientID {
+	r := kcgOn(t, e, append([]string{"describe"}, groups...)...).MustCode(t, 0)
+	if got := rows(r.Stdout, f.classic); len(got) != 3 || got[0][3] != "1" || got[0][5] != "4" || got[1][3] != "-" || got[0][8] != f.classicMember.ClientID {
 		t.Fatalf("classic rows %v", got)
 	}
-	if got := rows(r.stdout, f.kip848); len(got) != 3 || got[0][3] != "-" || got[1][3] != "2" || got[1][5] != "1" || got[1][8] != f.kip848Mem.ClientID {
+	if got := rows(r.Stdout, f.kip848); len(got) != 3 || got[0][3] != "-" || got[1][3] != "2" || got[1][5] != "1" || got[1][8] != f.kip848Mem.ClientID {
 		t.Fatalf("KIP-848 rows %v", got)
 	}
-	if got := rows(r.stdout, f.empty); len(got) != 3 || strings.Join(got[0][3:9], " ") != "5 5 0 - - -" {
+	if got := rows(r.Stdout, f.empty); len(got) != 3 || strings.Join(got[0][3:9], " ") != "5 5 0 - - -" {
 		t.Fatalf("empty rows %v", got)
 	}
-	if strings.Count(r.stdout, "CURRENT-OFFSET") != 1 {
-		t.Fatalf("one header for many groups:\n%s", r.stdout)
+	if strings.Count(r.Stdout, "CURRENT-OFFSET") != 1 {
+		t.Fatalf("one header for many groups:\n%s", r.Stdout)
 	}
 	// Members view.
-	r = kcgOn(t, e, append([]string{"describe", "--members", "--verbose"}, groups...)...).mustCode(t, 0)
-	if got := rows(r.stdout, f.classic); len(got) != 1 || got[0][3] != f.classicMember.ClientID || got[0][4] != "2" || got[0][5] != "-" {
+	r = kcgOn(t, e, append([]string{"describe", "--members", "--verbose"}, groups...)...).MustCode(t, 0)
+	if got := rows(r.Stdout, f.classic); len(got) != 1 || got[0][3] != f.classicMember.ClientID || got[0][4] != "2" || got[0][5] != "-" {
 		t.Fatalf("classic member row %v", got)
 	}
-	if got := rows(r.stdout, f.kip848); len(got) != 1 || got[0][3] != f.kip848Mem.ClientID || got[0][4] != "2" || got[0][5] == "-" || got[0][6] != f.topic+":0,1" {
+	if got := rows(r.Stdout, f.kip848); len(got) != 1 || got[0][3] != f.kip848Mem.ClientID || got[0][4] != "2" || got[0][5] == "-" || got[0][6] != f.topic+":0,1" {
 		t.Fatalf("KIP-848 member row %v", got)
 	}
-	if got := rows(r.stdout, f.empty); len(got) != 0 {
+	if got := rows(r.Stdout, f.empty); len(got) != 0 {
 		t.Fatalf("empty group has member rows %v", got)
 	}
 	// State view.
-	r = kcgOn(t, e, append([]string{"describe", "--state", "--verbose"}, groups...)...).mustCode(t, 0)
-	if got := rows(r.stdout, f.classic); len(got) != 1 || got[0][4] != "Stable" || got[0][5] != "-" || got[len(got)-1][7] != "1" {
+	r = kcgOn(t, e, append([]string{"describe", "--state", "--verbose"}, groups...)...).MustCode(t, 0)
+	if got := rows(r.Stdout, f.classic); len(got) != 1 || got[0][4] != "Stable" || got[0][5] != "-" || got[len(got)-1][7] != "1" {
 		t.Fatalf("classic state %v", got)
 	}
-	if got := rows(r.stdout, f.kip848); len(got) != 1 || got[0][4] != "Stable" || got[0][5] == "-" {
+	if got := rows(r.Stdout, f.kip848); len(got) != 1 || got[0][4] != "Stable" || got[0][5] == "-" {
 		t.Fatalf("KIP-848 state %v", got)
 	}
-	if got := rows(r.stdout, f.empty); len(got) != 1 || got[0][4] != "Empty" || got[0][7] != "0" {
+	if got := rows(r.Stdout, f.empty); len(got) != 1 || got[0][4] != "Empty" || got[0][7] != "0" {
 		t.Fatalf("empty state %v", got)
 	}
 	// JSON: every view at once.
-	r = kcgOn(t, e, append([]string{"describe", "-o", "json"}, groups...)...).mustCode(t, 0)
-	d := parseDescribe(t, r.stdout)
+	r = kcgOn(t, e, append([]string{"describe", "-o", "json"}, groups...)...).MustCode(t, 0)
+	d := parseDescribe(t, r.Stdout)
 	byName := map[string]int{}
 	for i, g := range d.Groups {
 		byName[g.Group] = i
@@ -216,16 +208,16 @@ func TestDescribeEveryKindOfGroup(t *testing.T) {
 	// print, exit 1 — in every view.
 	for _, view := range [][]string{nil, {"--members"}, {"--state"}, {"-o", "json"}, {"-o", "yaml"}} {
 		args := append([]string{"describe", f.no, f.classic}, view...)
-		r = kcgOn(t, e, args...).mustCode(t, 1)
-		if !strings.Contains(r.stderr, fmt.Sprintf("Consumer group '%s' does not exist.", f.no)) {
-			t.Fatalf("%v: stderr %q", view, r.stderr)
+		r = kcgOn(t, e, args...).MustCode(t, 1)
+		if !strings.Contains(r.Stderr, fmt.Sprintf("Consumer group '%s' does not exist.", f.no)) {
+			t.Fatalf("%v: stderr %q", view, r.Stderr)
 		}
-		if !strings.Contains(r.stdout, f.classic) {
-			t.Fatalf("%v: the existing group is missing:\n%s", view, r.stdout)
+		if !strings.Contains(r.Stdout, f.classic) {
+			t.Fatalf("%v: the existing group is missing:\n%s", view, r.Stdout)
 		}
 	}
-	r = kcgOn(t, e, "describe", f.no, f.empty, "-o", "json").mustCode(t, 1)
-	d = parseDescribe(t, r.stdout)
+	r = kcgOn(t, e, "describe", f.no, f.empty, "-o", "json").MustCode(t, 1)
+	d = parseDescribe(t, r.Stdout)
 	for _, g := range d.Groups {
 		if g.Group == f.no && (g.Error == nil || g.State != nil) {
 			t.Fatalf("missing group entry %+v", g)
@@ -250,8 +242,8 @@ func javaRows(t *testing.T, e *kafkatest.Env, group string, view ...string) [][]
 
 func kcgRows(t *testing.T, e *kafkatest.Env, group string, view ...string) [][]string {
 	t.Helper()
-	r := kcgOn(t, e, append([]string{"describe", group}, view...)...).mustCode(t, 0)
-	return kcgRowsOf(r.stdout, group)
+	r := kcgOn(t, e, append([]string{"describe", group}, view...)...).MustCode(t, 0)
+	return kcgRowsOf(r.Stdout, group)
 }
 
 // kcgRowsOf returns group's data rows of a native table, without the
@@ -297,23 +289,23 @@ func TestDescribeSideBySideWithJava(t *testing.T) {
 func TestListFilters(t *testing.T) {
 	f := newDescribeFixture(t)
 	e := f.e
-	r := kcgOn(t, e, "list", "-o", "json").mustCode(t, 0)
+	r := kcgOn(t, e, "list", "-o", "json").MustCode(t, 0)
 	for _, g := range []string{f.classic, f.kip848, f.empty} {
-		if !strings.Contains(r.stdout, `"group": "`+g+`"`) {
+		if !strings.Contains(r.Stdout, `"group": "`+g+`"`) {
 			t.Fatalf("list misses %s", g)
 		}
 	}
 	check := func(args []string, want, notWant []string) {
 		t.Helper()
-		r := kcgOn(t, e, append([]string{"list"}, args...)...).mustCode(t, 0)
+		r := kcgOn(t, e, append([]string{"list"}, args...)...).MustCode(t, 0)
 		for _, g := range want {
-			if len(rows(r.stdout, g)) != 1 {
-				t.Fatalf("list %v misses %s:\n%s", args, g, r.stdout)
+			if len(rows(r.Stdout, g)) != 1 {
+				t.Fatalf("list %v misses %s:\n%s", args, g, r.Stdout)
 			}
 		}
 		for _, g := range notWant {
-			if len(rows(r.stdout, g)) != 0 {
-				t.Fatalf("list %v shows %s:\n%s", args, g, r.stdout)
+			if len(rows(r.Stdout, g)) != 0 {
+				t.Fatalf("list %v shows %s:\n%s", args, g, r.Stdout)
 			}
 		}
 	}
@@ -323,14 +315,14 @@ func TestListFilters(t *testing.T) {
 	check([]string{"--type", "Classic"}, []string{f.classic, f.empty}, []string{f.kip848})
 	check([]string{"--type", "consumer", "--state", "Stable"}, []string{f.kip848}, []string{f.classic, f.empty})
 	for _, bad := range []string{"bad, wrong", "  bad, Stable", "   ,   ,"} {
-		r := kcgOn(t, e, "list", "--state", bad).mustCode(t, 64)
-		if !strings.Contains(r.stderr, "Invalid state list") {
-			t.Fatalf("--state %q: %q", bad, r.stderr)
+		r := kcgOn(t, e, "list", "--state", bad).MustCode(t, 64)
+		if !strings.Contains(r.Stderr, "Invalid state list") {
+			t.Fatalf("--state %q: %q", bad, r.Stderr)
 		}
 	}
-	kcgOn(t, e, "list", "--type", "share").mustCode(t, 64)
-	r = kcgOn(t, e, "list", "--state", "Stable", "--type", "consumer").mustCode(t, 0)
-	if g := rows(r.stdout, f.kip848); len(g) != 1 || g[0][1] != "Stable" || g[0][2] != "consumer" {
+	kcgOn(t, e, "list", "--type", "share").MustCode(t, 64)
+	r = kcgOn(t, e, "list", "--state", "Stable", "--type", "consumer").MustCode(t, 0)
+	if g := rows(r.Stdout, f.kip848); len(g) != 1 || g[0][1] != "Stable" || g[0][2] != "consumer" {
 		t.Fatalf("list row %v", g)
 	}
 }
@@ -347,8 +339,8 @@ func TestDescribeMinusOneCommit(t *testing.T) {
 	if len(got) != 2 || strings.Join(got[0][1:6], " ") != topic+" 0 - 5 -" {
 		t.Fatalf("rows %v", got)
 	}
-	r := kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
-	if o := offsetOf(t, parseDescribe(t, r.stdout), group, topic, 0); o["committedOffset"] != nil || o["logEndOffset"] != 5.0 {
+	r := kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
+	if o := offsetOf(t, parseDescribe(t, r.Stdout), group, topic, 0); o["committedOffset"] != nil || o["logEndOffset"] != 5.0 {
 		t.Fatalf("entry %v", o)
 	}
 	if e.Real {
@@ -383,11 +375,11 @@ func TestDescribeMixedGroupSideBySide(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	r := kcgOn(t, e, "describe", group, "--members", "--verbose").mustCode(t, 0)
-	if !strings.Contains(r.stdout, "UPGRADED") {
-		t.Fatalf("no UPGRADED column:\n%s", r.stdout)
+	r := kcgOn(t, e, "describe", group, "--members", "--verbose").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "UPGRADED") {
+		t.Fatalf("no UPGRADED column:\n%s", r.Stdout)
 	}
-	for _, row := range rows(r.stdout, group) {
+	for _, row := range rows(r.Stdout, group) {
 		want := map[string]string{modern.ClientID: "true", classic.ClientID: "false"}[row[3]]
 		if row[len(row)-1] != want {
 			t.Fatalf("row %v: UPGRADED %s, want %s", row, row[len(row)-1], want)
@@ -409,21 +401,21 @@ func TestDescribeLeaderlessPartition(t *testing.T) {
 	h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: topic, Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: -1})
 	defer h.Remove()
 	start := time.Now()
-	r := kcgOn(t, e, "describe", group).mustCode(t, 0)
+	r := kcgOn(t, e, "describe", group).MustCode(t, 0)
 	if d := time.Since(start); d > 15*time.Second {
 		t.Fatalf("describe took %v", d)
 	}
-	got := kcgRowsOf(r.stdout, group)
+	got := kcgRowsOf(r.Stdout, group)
 	if len(got) != 2 || strings.Join(got[0][3:6], " ") != "1 4 3" || strings.Join(got[1][3:6], " ") != "2 - -" {
 		t.Fatalf("rows %v", got)
 	}
-	r = kcgOn(t, e, "describe", group, "-o", "json").mustCode(t, 0)
-	if o := offsetOf(t, parseDescribe(t, r.stdout), group, topic, 1); o["logStartOffset"] != nil || o["logEndOffset"] != nil || o["lag"] != nil || o["committedOffset"] != 2.0 {
+	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
+	if o := offsetOf(t, parseDescribe(t, r.Stdout), group, topic, 1); o["logStartOffset"] != nil || o["logEndOffset"] != nil || o["lag"] != nil || o["committedOffset"] != 2.0 {
 		t.Fatalf("leaderless entry %v", o)
 	}
 	out := filepath.Join(t.TempDir(), "p.yaml")
-	r = kcgOn(t, e, "plan", group, "--topic", topic, "--to-earliest", "--out", out).mustCode(t, 1)
-	if !strings.Contains(r.stderr, topic+"/1") {
-		t.Fatalf("plan stderr %q", r.stderr)
+	r = kcgOn(t, e, "plan", group, "--topic", topic, "--to-earliest", "--out", out).MustCode(t, 1)
+	if !strings.Contains(r.Stderr, topic+"/1") {
+		t.Fatalf("plan stderr %q", r.Stderr)
 	}
 }

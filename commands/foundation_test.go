@@ -14,16 +14,16 @@ import (
 
 func TestNoBootstrapIsUsageError(t *testing.T) {
 	t.Setenv("KCG_BOOTSTRAP_SERVER", "")
-	r := kcg(t, "list").mustCode(t, 64)
-	if r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "--bootstrap-server") {
-		t.Fatalf("stdout %q stderr %q", r.stdout, r.stderr)
+	r := kcg(t, "list").MustCode(t, 64)
+	if r.Stdout != "" || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 || !strings.Contains(r.Stderr, "--bootstrap-server") {
+		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
 }
 
 func TestBootstrapFromEnv(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	t.Setenv("KCG_BOOTSTRAP_SERVER", e.Bootstrap)
-	kcg(t, "list", "-o", "json").mustCode(t, 0)
+	kcg(t, "list", "-o", "json").MustCode(t, 0)
 }
 
 // An unreachable cluster is exit 1 and one line naming the address, within
@@ -31,9 +31,9 @@ func TestBootstrapFromEnv(t *testing.T) {
 func TestUnreachableCluster(t *testing.T) {
 	for _, cmd := range [][]string{{"list"}, {"describe", "--all-groups"}, {"describe", "g"}} {
 		start := time.Now()
-		r := kcg(t, append(cmd, "--bootstrap-server", "127.0.0.1:1", "--timeout", "5s")...).mustCode(t, 1)
-		if r.stdout != "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "127.0.0.1:1") {
-			t.Fatalf("%v: stdout %q stderr %q", cmd, r.stdout, r.stderr)
+		r := kcg(t, append(cmd, "--bootstrap-server", "127.0.0.1:1", "--timeout", "5s")...).MustCode(t, 1)
+		if r.Stdout != "" || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 || !strings.Contains(r.Stderr, "127.0.0.1:1") {
+			t.Fatalf("%v: stdout %q stderr %q", cmd, r.Stdout, r.Stderr)
 		}
 		if d := time.Since(start); d > 6*time.Second {
 			t.Fatalf("%v took %v", cmd, d)
@@ -52,17 +52,17 @@ func TestUsageErrorsStayOffStdout(t *testing.T) {
 		{"describe", "g", "--timeout", "soon", "--bootstrap-server", "x:1"},
 		{"completion", "tcsh"},
 	} {
-		r := kcg(t, args...).mustCode(t, 64)
-		if r.stdout != "" || r.stderr == "" || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
-			t.Fatalf("%v: stdout %q stderr %q", args, r.stdout, r.stderr)
+		r := kcg(t, args...).MustCode(t, 64)
+		if r.Stdout != "" || r.Stderr == "" || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+			t.Fatalf("%v: stdout %q stderr %q", args, r.Stdout, r.Stderr)
 		}
 	}
 }
 
 func TestVersion(t *testing.T) {
-	r := kcg(t, "version").mustCode(t, 0)
-	if !strings.HasPrefix(r.stdout, "kcg ") {
-		t.Fatalf("version: %q", r.stdout)
+	r := kcg(t, "version").MustCode(t, 0)
+	if !strings.HasPrefix(r.Stdout, "kcg ") {
+		t.Fatalf("version: %q", r.Stdout)
 	}
 }
 
@@ -73,8 +73,8 @@ func TestFlagsAfterGroups(t *testing.T) {
 	group := kafkatest.UniqueName(t, "g")
 	e.CreateTopic(t, topic, 1)
 	e.Commit(t, group, topic, map[int32]int64{0: 0})
-	r := kcg(t, "describe", group, "-o", "json", "--bootstrap-server", e.Bootstrap).mustCode(t, 0)
-	d := parseDescribe(t, r.stdout)
+	r := kcg(t, "describe", group, "-o", "json", "--bootstrap-server", e.Bootstrap).MustCode(t, 0)
+	d := parseDescribe(t, r.Stdout)
 	if len(d.Groups) != 1 || d.Groups[0].Group != group {
 		t.Fatalf("groups %+v", d.Groups)
 	}
@@ -82,22 +82,22 @@ func TestFlagsAfterGroups(t *testing.T) {
 
 // The one-shot sandbox: one command from a fresh clone shows kcg working.
 func TestSandboxOneShot(t *testing.T) {
-	r := kcg(t, "describe", "--all-groups", "--sandbox").mustCode(t, 0)
-	billing := rows(r.stdout, "billing")
+	r := kcg(t, "describe", "--all-groups", "--sandbox").MustCode(t, 0)
+	billing := rows(r.Stdout, "billing")
 	if len(billing) != 2 || strings.Join(billing[0][:6], " ") != "billing payments 0 3 6 3" {
-		t.Fatalf("billing rows %v\n%s", billing, r.stdout)
+		t.Fatalf("billing rows %v\n%s", billing, r.Stdout)
 	}
-	shipping := rows(r.stdout, "shipping")
+	shipping := rows(r.Stdout, "shipping")
 	if len(shipping) != 4 || shipping[0][3] != "-" || shipping[0][6] == "-" {
 		t.Fatalf("shipping (live member, no commits) rows %v", shipping)
 	}
-	analytics := rows(r.stdout, "analytics")
+	analytics := rows(r.Stdout, "analytics")
 	if len(analytics) != 3 {
 		t.Fatalf("analytics rows %v", analytics)
 	}
-	r = kcg(t, "list", "--sandbox", "--state", "stable").mustCode(t, 0)
-	if g := rows(r.stdout, "shipping"); len(g) != 1 || strings.Contains(r.stdout, "billing") {
-		t.Fatalf("list --state stable:\n%s", r.stdout)
+	r = kcg(t, "list", "--sandbox", "--state", "stable").MustCode(t, 0)
+	if g := rows(r.Stdout, "shipping"); len(g) != 1 || strings.Contains(r.Stdout, "billing") {
+		t.Fatalf("list --state stable:\n%s", r.Stdout)
 	}
 }
 
@@ -136,9 +136,9 @@ func TestSandboxCommand(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	addr := strings.TrimSpace(out.String())
-	r := kcg(t, "describe", "billing", "--bootstrap-server", addr, "-o", "json").mustCode(t, 0)
-	if !strings.Contains(r.stdout, `"lag": 3`) {
-		t.Fatalf("sandbox billing:\n%s", r.stdout)
+	r := kcg(t, "describe", "billing", "--bootstrap-server", addr, "-o", "json").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, `"lag": 3`) {
+		t.Fatalf("sandbox billing:\n%s", r.Stdout)
 	}
 	cancel()
 	select {
@@ -153,15 +153,15 @@ func TestSandboxCommand(t *testing.T) {
 
 // --topic limits the offsets to those topics.
 func TestDescribeTopicFilter(t *testing.T) {
-	r := kcg(t, "describe", "--all-groups", "--sandbox", "--topic", "payments").mustCode(t, 0)
-	if len(rows(r.stdout, "billing")) != 2 || len(rows(r.stdout, "analytics")) != 0 || strings.Contains(r.stdout, "orders") {
-		t.Fatalf("--topic payments:\n%s", r.stdout)
+	r := kcg(t, "describe", "--all-groups", "--sandbox", "--topic", "payments").MustCode(t, 0)
+	if len(rows(r.Stdout, "billing")) != 2 || len(rows(r.Stdout, "analytics")) != 0 || strings.Contains(r.Stdout, "orders") {
+		t.Fatalf("--topic payments:\n%s", r.Stdout)
 	}
 }
 
 func TestUnknownCommand(t *testing.T) {
-	r := kcg(t, "lsit").mustCode(t, 64)
-	if r.stdout != "" || !strings.Contains(r.stderr, `unknown command "lsit"`) {
-		t.Fatalf("stdout %q stderr %q", r.stdout, r.stderr)
+	r := kcg(t, "lsit").MustCode(t, 64)
+	if r.Stdout != "" || !strings.Contains(r.Stderr, `unknown command "lsit"`) {
+		t.Fatalf("stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
 }

@@ -268,13 +268,13 @@ func TestResetJavaDifferences(t *testing.T) {
 			t.Fatalf("Java: exit %d\n%s\n%s", code, stdout, stderr)
 		}
 		out := filepath.Join(t.TempDir(), "p.yaml")
-		r := kcgOn(t, e, "plan", group, "--topic", A, "--to-earliest", "--out", out).mustCode(t, 0)
-		if !strings.Contains(r.stderr, "active members") {
-			t.Fatalf("kcg: no warning:\n%s", r.stderr)
+		r := kcgOn(t, e, "plan", group, "--topic", A, "--to-earliest", "--out", out).MustCode(t, 0)
+		if !strings.Contains(r.Stderr, "active members") {
+			t.Fatalf("kcg: no warning:\n%s", r.Stderr)
 		}
-		r = kcg(t, "show", out, "-o", "csv").mustCode(t, 0)
-		if r.stdout != fmt.Sprintf("\"%[1]s\",0,0\n\"%[1]s\",1,3\n\"%[1]s\",2,0\n\n", A) {
-			t.Fatalf("kcg show -o csv:\n%q", r.stdout)
+		r = kcg(t, "show", out, "-o", "csv").MustCode(t, 0)
+		if r.Stdout != fmt.Sprintf("\"%[1]s\",0,0\n\"%[1]s\",1,3\n\"%[1]s\",2,0\n\n", A) {
+			t.Fatalf("kcg show -o csv:\n%q", r.Stdout)
 		}
 	})
 	// --to-current on a partition committed at -1 (in --all-topics'
@@ -308,9 +308,9 @@ func TestResetJavaDifferences(t *testing.T) {
 				t.Errorf("Java %q: exit %d, want %d and %q\n%s\n%s", c.scope, code, c.javaCode, c.text, stdout, stderr)
 			}
 			args := append(append(append([]string{"plan", c.group}, c.scope...), c.strategy...), "--out", filepath.Join(t.TempDir(), "p.yaml"))
-			r := kcgOn(t, e, args...).mustCode(t, 64)
-			if !strings.Contains(r.stderr, c.text) {
-				t.Errorf("kcg %q: stderr %q, want %q", c.scope, r.stderr, c.text)
+			r := kcgOn(t, e, args...).MustCode(t, 64)
+			if !strings.Contains(r.Stderr, c.text) {
+				t.Errorf("kcg %q: stderr %q, want %q", c.scope, r.Stderr, c.text)
 			}
 		}
 	})
@@ -334,7 +334,7 @@ func TestPlanAllTopicsListsMinusOneCommits(t *testing.T) {
 		{[]string{"--to-earliest"}, `"partition": 0, "current": null, "target": 0, "logStart": 0, "logEnd": 5, "reason": "resolved"`},
 		{[]string{"--to-current"}, `"partition": 0, "current": null, "target": 5, "logStart": 0, "logEnd": 5, "reason": "no-commit-used-end"`},
 	} {
-		kcgOn(t, e, append([]string{"plan", group, "--all-topics", "--out", out}, c.strategy...)...).mustCode(t, 0)
+		kcgOn(t, e, append([]string{"plan", group, "--all-topics", "--out", out}, c.strategy...)...).MustCode(t, 0)
 		data, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
@@ -343,9 +343,9 @@ func TestPlanAllTopicsListsMinusOneCommits(t *testing.T) {
 			t.Fatalf("%v: plan:\n%s", c.strategy, data)
 		}
 	}
-	r := kcgOn(t, e, "plan", group, "--all-topics", "--shift-by", "1", "--out", out).mustCode(t, 64)
-	if want := fmt.Sprintf("Cannot shift offset for partition %s-0 since there is no current committed offset", topic); !strings.Contains(r.stderr, want) {
-		t.Fatalf("stderr %q, want %q", r.stderr, want)
+	r := kcgOn(t, e, "plan", group, "--all-topics", "--shift-by", "1", "--out", out).MustCode(t, 64)
+	if want := fmt.Sprintf("Cannot shift offset for partition %s-0 since there is no current committed offset", topic); !strings.Contains(r.Stderr, want) {
+		t.Fatalf("stderr %q, want %q", r.Stderr, want)
 	}
 }
 
@@ -605,8 +605,8 @@ func (f *javaResetFixture) kcgPlan(t *testing.T, groups, scope, strategy []strin
 	args = append(args, strategy...)
 	args = append(args, "--out", out)
 	r := kcgOn(t, f.e, args...)
-	if r.code != 0 {
-		t.Fatalf("kcg %q: exit %d\nstdout:\n%s\nstderr:\n%s", args, r.code, r.stdout, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("kcg %q: exit %d\nstdout:\n%s\nstderr:\n%s", args, r.Code, r.Stdout, r.Stderr)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
@@ -636,7 +636,7 @@ func (f *javaResetFixture) kcgPlan(t *testing.T, groups, scope, strategy []strin
 		}
 	}
 	sort.Strings(res.targets)
-	res.messages = messagesIn(r.stderr)
+	res.messages = messagesIn(r.Stderr)
 	return res
 }
 
@@ -688,13 +688,13 @@ func (f *javaResetFixture) compare(t *testing.T, sc resetScenario) {
 	if sc.withGroup {
 		show = append(show, "--with-group")
 	}
-	r := kcg(t, show...).mustCode(t, 0)
+	r := kcg(t, show...).MustCode(t, 0)
 	javaCSV := f.javaExportRaw(t, javaGroups, sc.scope, javaStrategy)
-	if got, want := csvLines(r.stdout), csvLines(javaCSV); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("CSV differs (lines sorted)\nkcg show -o csv:\n%q\nJava --export:\n%q", r.stdout, javaCSV)
+	if got, want := csvLines(r.Stdout), csvLines(javaCSV); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("CSV differs (lines sorted)\nkcg show -o csv:\n%q\nJava --export:\n%q", r.Stdout, javaCSV)
 	}
 	// Byte for byte apart from the order: Java's empty last line too.
-	if !strings.HasSuffix(r.stdout, "\n\n") || len(r.stdout) != len(javaCSV) {
-		t.Errorf("CSV sizes differ: kcg %d bytes, Java %d", len(r.stdout), len(javaCSV))
+	if !strings.HasSuffix(r.Stdout, "\n\n") || len(r.Stdout) != len(javaCSV) {
+		t.Errorf("CSV sizes differ: kcg %d bytes, Java %d", len(r.Stdout), len(javaCSV))
 	}
 }

@@ -44,28 +44,28 @@ func TestSASLCommandConfig(t *testing.T) {
 	for _, mech := range []string{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"} {
 		t.Run(mech, func(t *testing.T) {
 			good := saslConfig(t, mech, user, password)
-			r := kcg(t, "list", "--bootstrap-server", addr, "--command-config", good).mustCode(t, 0)
-			if len(rows(r.stdout, group)) != 1 {
-				t.Fatalf("kcg list over SASL misses %s:\n%s", group, r.stdout)
+			r := kcg(t, "list", "--bootstrap-server", addr, "--command-config", good).MustCode(t, 0)
+			if len(rows(r.Stdout, group)) != 1 {
+				t.Fatalf("kcg list over SASL misses %s:\n%s", group, r.Stdout)
 			}
 			stdout, stderr, code := e.JavaTool(t, "--bootstrap-server", addr, "--command-config", good, "--list")
 			if code != 0 || !strings.Contains(stdout, group) {
 				t.Fatalf("Java over SASL: exit %d\n%s\n%s", code, stdout, stderr)
 			}
 			// Drop-in mode takes the same command line.
-			r = kcg(t, "--bootstrap-server", addr, "--command-config", good, "--list").mustCode(t, 0)
-			if !strings.Contains(r.stdout, group) {
-				t.Fatalf("drop-in list over SASL:\n%s", r.stdout)
+			r = kcg(t, "--bootstrap-server", addr, "--command-config", good, "--list").MustCode(t, 0)
+			if !strings.Contains(r.Stdout, group) {
+				t.Fatalf("drop-in list over SASL:\n%s", r.Stdout)
 			}
 
 			bad := saslConfig(t, mech, user, "not-the-password")
 			start := time.Now()
-			r = kcg(t, "list", "--bootstrap-server", addr, "--command-config", bad, "--timeout", "20s").mustCode(t, 1)
+			r = kcg(t, "list", "--bootstrap-server", addr, "--command-config", bad, "--timeout", "20s").MustCode(t, 1)
 			if d := time.Since(start); d > 5*time.Second {
 				t.Fatalf("bad credentials took %v to fail", d)
 			}
-			if !strings.Contains(r.stderr, "authentication") || strings.Contains(r.stderr, "not-the-password") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
-				t.Fatalf("stderr %q", r.stderr)
+			if !strings.Contains(r.Stderr, "authentication") || strings.Contains(r.Stderr, "not-the-password") || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+				t.Fatalf("stderr %q", r.Stderr)
 			}
 			stdout, stderr, _ = e.JavaTool(t, "--bootstrap-server", addr, "--command-config", bad, "--list", "--timeout", "5000")
 			if !strings.Contains(stdout+stderr, "uthentication") {

@@ -22,7 +22,7 @@ import (
 // kafka-consumer-groups.sh (ConsumerGroupCommand). The options are parsed
 // with jopt-simple's rules and validated in ConsumerGroupCommandOptions
 // .checkArgs's order with its messages; the output is the Java tool's
-// (output/java.go); the exit codes are kcg's (docs/migration.md).
+// (render.go); the exit codes are kcg's (docs/migration.md).
 
 // javaUsage is the option table the Java tool prints after its usage
 // messages (jopt-simple's help formatter, 80 columns), captured from

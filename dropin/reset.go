@@ -11,7 +11,6 @@ import (
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
-	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
@@ -87,16 +86,16 @@ func (d *dropIn) resetOffsets() error {
 		}
 	}
 
-	var tableGroups []output.JavaResetGroup
+	var tableGroups []javaResetGroup
 	for g := range active {
-		tableGroups = append(tableGroups, output.JavaResetGroup{Group: g})
+		tableGroups = append(tableGroups, javaResetGroup{Group: g})
 	}
 	if plan != nil {
 		for _, g := range plan.Groups {
-			jg := output.JavaResetGroup{Group: g.Group}
+			jg := javaResetGroup{Group: g.Group}
 			for _, p := range g.Partitions {
 				if t, ok := p.TargetOffset(); ok {
-					jg.Partitions = append(jg.Partitions, output.JavaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
+					jg.Partitions = append(jg.Partitions, javaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
 				}
 			}
 			tableGroups = append(tableGroups, jg)
@@ -116,7 +115,7 @@ func (d *dropIn) resetOffsets() error {
 		if _, err := d.s.Out.Write(data); err != nil {
 			return err
 		}
-	} else if err := output.JavaResetTable(d.s.Out, tableGroups); err != nil {
+	} else if err := javaResetTable(d.s.Out, tableGroups); err != nil {
 		return err
 	}
 	if len(active) > 0 {

@@ -111,7 +111,7 @@ func (d *dropIn) list() error {
 		return err
 	}
 	doc := output.NewGroupListOf(gs)
-	return output.JavaList(d.s.Out, doc.Groups, d.a.Has("type"), d.a.Has("state"))
+	return javaList(d.s.Out, doc.Groups, d.a.Has("type"), d.a.Has("state"))
 }
 
 // describe is --describe with --offsets (default), --members or --state,
@@ -150,7 +150,7 @@ func (d *dropIn) describe() error {
 		}
 	}
 	doc := output.NewGroupDescriptionListOf(snap, nil)
-	if err := output.JavaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose")); err != nil {
+	if err := javaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose")); err != nil {
 		return &javaFailure{err.Error(), app.ExitError}
 	}
 	return nil
@@ -181,17 +181,17 @@ func (d *dropIn) deleteGroups() error {
 	if err != nil {
 		return err
 	}
-	var res []output.DeleteOutcome
+	var res []deleteOutcome
 	failed := false
 	for _, o := range outcomes {
-		r := output.DeleteOutcome{Group: o.Group}
+		r := deleteOutcome{Group: o.Group}
 		if o.Err != nil {
 			r.Error = output.Ptr(javaErrorText(o.Err))
 			failed = true
 		}
 		res = append(res, r)
 	}
-	if err := output.JavaDeleteResult(d.s.Out, res); err != nil {
+	if err := javaDeleteResult(d.s.Out, res); err != nil {
 		return err
 	}
 	if failed {
@@ -228,14 +228,14 @@ func (d *dropIn) deleteOffsets() error {
 	if err != nil {
 		return err
 	}
-	out := output.DeleteOffsetsOutcome{Group: group}
+	out := deleteOffsetsOutcome{Group: group}
 	failed := r.GroupErr != nil
 	if r.GroupErr != nil {
 		out.ErrorCode = int16(kafkaadmin.CodeOf(r.GroupErr))
 		out.ErrorName = vocab.OneLine(r.GroupErr.Error())
 	}
 	for _, p := range r.Partitions {
-		row := output.DeleteOffsetsPartition{Topic: p.Topic, Partition: p.Partition}
+		row := deleteOffsetsPartition{Topic: p.Topic, Partition: p.Partition}
 		if p.Err != nil {
 			row.Error = output.Ptr(javaErrorText(p.Err))
 			failed = true
@@ -248,7 +248,7 @@ func (d *dropIn) deleteOffsets() error {
 		}
 		out.Partitions = append(out.Partitions, row)
 	}
-	if err := output.JavaDeleteOffsetsResult(d.s.Out, out); err != nil {
+	if err := javaDeleteOffsetsResult(d.s.Out, out); err != nil {
 		return err
 	}
 	if failed {

@@ -93,11 +93,6 @@ func (r ApplyReport) normalized() any {
 	return r
 }
 
-// WriteApplyTable writes r's table.
-//
-// Deprecated: use Write(w, FormatTable, r).
-func WriteApplyTable(w io.Writer, r ApplyReport) error { return r.WriteTable(w) }
-
 // WriteTable writes the apply report as a table: GROUP TOPIC PARTITION
 // BEFORE TARGET AFTER RESULT, "-" for no offset, "delete" for a
 // delete-offset target.
@@ -113,7 +108,7 @@ func (r ApplyReport) WriteTable(w io.Writer) error {
 			if p.Error != nil {
 				res += ": " + *p.Error
 			}
-			rows = append(rows, []string{g.Group, p.Topic, strconv.Itoa(int(p.Partition)), intCell(p.Before), target, intCell(p.After), res})
+			rows = append(rows, []string{g.Group, p.Topic, strconv.Itoa(int(p.Partition)), IntCell(p.Before), target, IntCell(p.After), res})
 		}
 	}
 	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "BEFORE", "TARGET", "AFTER", "RESULT"}, rows)

@@ -59,18 +59,13 @@ func (r GroupDeleteResult) Failed() int {
 	return n
 }
 
-// WriteGroupDeleteTable writes r's table.
-//
-// Deprecated: use Write(w, FormatTable, r).
-func WriteGroupDeleteTable(w io.Writer, r GroupDeleteResult) error { return r.WriteTable(w) }
-
 // WriteTable writes the result as kcg's table: GROUP, RESULT (deleted or
 // failed) and ERROR ("-" when none). Nothing is printed for an empty
 // result.
 func (r GroupDeleteResult) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(r.Groups))
 	for _, g := range r.Groups {
-		rows = append(rows, []string{g.Group, deletedWord(g.Deleted), strCell(g.Error)})
+		rows = append(rows, []string{g.Group, deletedWord(g.Deleted), StringCell(g.Error)})
 	}
 	return renderTable(w, []string{"GROUP", "RESULT", "ERROR"}, rows)
 }
@@ -111,7 +106,7 @@ func NewOffsetDeleteResult(group string, groupErr *string, partitions []OffsetDe
 // first).
 func (r OffsetDeleteResult) Sort() {
 	slices.SortStableFunc(r.Partitions, func(a, b OffsetDeletion) int {
-		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(derefPartition(a.Partition), derefPartition(b.Partition)))
+		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(PartitionNumber(a.Partition), PartitionNumber(b.Partition)))
 	})
 }
 
@@ -134,11 +129,6 @@ func (r OffsetDeleteResult) Failed() bool {
 	return false
 }
 
-// WriteOffsetDeleteTable writes r's table.
-//
-// Deprecated: use Write(w, FormatTable, r).
-func WriteOffsetDeleteTable(w io.Writer, r OffsetDeleteResult) error { return r.WriteTable(w) }
-
 // WriteTable writes the result as kcg's table: GROUP, TOPIC, PARTITION
 // ("-" for a topic that does not exist), RESULT (deleted or failed) and
 // ERROR.
@@ -149,7 +139,7 @@ func (r OffsetDeleteResult) WriteTable(w io.Writer) error {
 		if p.Partition != nil {
 			part = strconv.Itoa(int(*p.Partition))
 		}
-		rows = append(rows, []string{r.Group, p.Topic, part, deletedWord(p.Deleted), strCell(p.Error)})
+		rows = append(rows, []string{r.Group, p.Topic, part, deletedWord(p.Deleted), StringCell(p.Error)})
 	}
 	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "RESULT", "ERROR"}, rows)
 }
@@ -159,4 +149,13 @@ func deletedWord(ok bool) string {
 		return "deleted"
 	}
 	return "failed"
+}
+
+// PartitionNumber is *p, or -1 for nil: a topic whose partitions could not
+// be listed sorts, as in the Java tool, before its partition 0.
+func PartitionNumber(p *int32) int32 {
+	if p == nil {
+		return -1
+	}
+	return *p
 }

@@ -113,11 +113,6 @@ func (d PlanDiff) normalized() any {
 	return d
 }
 
-// WritePlanDiffTable writes d's table.
-//
-// Deprecated: use Write(w, FormatTable, d).
-func WritePlanDiffTable(w io.Writer, d PlanDiff) error { return d.WriteTable(w) }
-
 // WriteTable writes a plan diff: plan-level and group-level changes as
 // lines, then a table of changed partitions with "before → after" cells.
 func (d PlanDiff) WriteTable(w io.Writer) error {
@@ -142,7 +137,7 @@ func (d PlanDiff) WriteTable(w io.Writer) error {
 	var rows [][]string
 	for _, p := range d.Partitions {
 		rows = append(rows, []string{p.Group, p.Topic, strconv.Itoa(int(p.Partition)), p.Change,
-			pair(p.Before, p.After, func(x *PlanPartition) string { return intCell(x.Current) }),
+			pair(p.Before, p.After, func(x *PlanPartition) string { return IntCell(x.Current) }),
 			pair(p.Before, p.After, func(x *PlanPartition) string { return targetCell(x.Target) }),
 			pair(p.Before, p.After, func(x *PlanPartition) string { return x.Reason })})
 	}
@@ -250,11 +245,6 @@ func (s PlanStatus) normalized() any {
 	return s
 }
 
-// WritePlanStatusTable writes s's table.
-//
-// Deprecated: use Write(w, FormatTable, s).
-func WritePlanStatusTable(w io.Writer, s PlanStatus) error { return s.WriteTable(w) }
-
 // WriteTable writes the live comparison as one table: every finding
 // (cluster, active, drift, out-of-range) and every write apply would make,
 // one per row.
@@ -274,7 +264,7 @@ func (s PlanStatus) WriteTable(w io.Writer) error {
 		if r.Error != nil {
 			detail = *r.Error
 		} else {
-			detail = fmt.Sprintf("target %d outside the live log [%s, %s]", r.Target, intCell(r.LogStart), intCell(r.LogEnd))
+			detail = fmt.Sprintf("target %d outside the live log [%s, %s]", r.Target, IntCell(r.LogStart), IntCell(r.LogEnd))
 		}
 		rows = append(rows, []string{"out-of-range", r.Group, r.Topic, strconv.Itoa(int(r.Partition)), detail})
 	}

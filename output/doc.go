@@ -1,7 +1,8 @@
 // Package output holds the documents kcg's commands print and every
-// renderer that turns data into text: JSON and YAML for scripts, kcg's own
-// borderless tables for people, and byte-for-byte copies of the Java
-// kafka-consumer-groups tool's fixed-width layouts for drop-in mode.
+// renderer of kcg's own commands: JSON and YAML for scripts, borderless
+// tables for people. Drop-in mode's copies of the Java tool's fixed-width
+// layouts are the dropin package's; the cells ("-" for what is absent) and
+// the per-group state notices (messages.go) are shared with it.
 //
 // A command builds a Document (GroupList, DescribeView, PlanDocument,
 // PlanDiff, PlanStatus, ApplyReport, GroupDeleteResult,
@@ -14,10 +15,7 @@
 //
 // Renderers print in the order they are given and never modify their
 // input: callers call Sort on a document first (the commands layer does),
-// so the order is decided in one place. The exceptions are the Java
-// layouts whose Java order is a HashMap's (JavaResetTable,
-// JavaDeleteResult, JavaDeleteOffsetsResult): they sort a copy, which is
-// kcg's documented difference from the Java tool. JSON and YAML carry the
+// so the order is decided in one place. JSON and YAML carry the
 // same document with the same field order, and a value that does not
 // exist is null in both, never a sentinel; docs/output.md is the reference
 // for every field.

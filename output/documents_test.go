@@ -7,17 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kcg-dev/kcg/internal/golden"
 	"gopkg.in/yaml.v3"
 )
-
-func render(t *testing.T, f func(*bytes.Buffer) error) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := f(&buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 func TestDocumentGoldens(t *testing.T) {
 	docs := map[string]any{
@@ -25,8 +17,8 @@ func TestDocumentGoldens(t *testing.T) {
 		"describe": fixtureDescriptions(),
 	}
 	for name, doc := range docs {
-		golden(t, name+".json", render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }))
-		golden(t, name+".yaml", render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }))
+		golden.Check(t, name+".json", golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }))
+		golden.Check(t, name+".yaml", golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }))
 	}
 }
 
@@ -42,10 +34,10 @@ func TestJSONAndYAMLCarryTheSameDocument(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var fromJSON, fromYAML any
-			if err := json.Unmarshal(render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }), &fromJSON); err != nil {
+			if err := json.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }), &fromJSON); err != nil {
 				t.Fatal(err)
 			}
-			if err := yaml.Unmarshal(render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }), &fromYAML); err != nil {
+			if err := yaml.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }), &fromYAML); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(normalizeNumbers(fromJSON), normalizeNumbers(fromYAML)) {
@@ -78,7 +70,7 @@ func normalizeNumbers(v any) any {
 func TestYAMLKeepsJSONFieldOrder(t *testing.T) {
 	doc := fixtureDescriptions()
 	var node yaml.Node
-	if err := yaml.Unmarshal(render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }), &node); err != nil {
+	if err := yaml.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }), &node); err != nil {
 		t.Fatal(err)
 	}
 	var yamlKeys []string
@@ -98,7 +90,7 @@ func TestYAMLKeepsJSONFieldOrder(t *testing.T) {
 	walk(&node)
 
 	var jsonKeys []string
-	dec := json.NewDecoder(bytes.NewReader(render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) })))
+	dec := json.NewDecoder(bytes.NewReader(golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) })))
 	// In a JSON token stream a string directly inside an object at an even
 	// position is a key.
 	type frame struct {
@@ -148,8 +140,8 @@ func TestAbsentValuesAreNullNotOmittedOrSentinels(t *testing.T) {
 		Offsets: []PartitionOffset{{Topic: "t", Partition: 0}},
 		Members: []Member{{MemberID: "m"}},
 	}})
-	js := string(render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }))
-	ys := string(render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }))
+	js := string(golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }))
+	ys := string(golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }))
 	for _, want := range []string{
 		`"committedOffset": null`, `"lag": null`, `"totalLag": null`, `"assignor": null`,
 		`"coordinator": null`, `"error": null`, `"targetAssignments": null`, `"upgraded": null`,
@@ -175,7 +167,7 @@ func TestAbsentValuesAreNullNotOmittedOrSentinels(t *testing.T) {
 }
 
 func TestJSONDoesNotEscapeHTMLAndEndsWithNewline(t *testing.T) {
-	js := render(t, func(b *bytes.Buffer) error {
+	js := golden.Render(t, func(b *bytes.Buffer) error {
 		return WriteJSON(b, NewGroupList([]GroupListing{{Group: "a<b>&c"}}))
 	})
 	if !bytes.Contains(js, []byte(`"a<b>&c"`)) {
@@ -222,7 +214,7 @@ func TestContractExampleDecodes(t *testing.T) {
 		t.Errorf("decoded wrongly: %+v", d)
 	}
 	// The documents render apiVersion and kind first, as the contract does.
-	js := render(t, func(b *bytes.Buffer) error { return WriteJSON(b, NewGroupDescriptionList(nil)) })
+	js := golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, NewGroupDescriptionList(nil)) })
 	if want := "{\n  \"apiVersion\": \"kcg/v1\",\n  \"kind\": \"GroupDescriptionList\",\n  \"groups\": []\n}\n"; string(js) != want {
 		t.Errorf("got %q, want %q", js, want)
 	}

@@ -8,9 +8,9 @@ import (
 	"github.com/kcg-dev/kcg/resetplan"
 )
 
-// WritePlanDocument writes a plan as JSON or YAML: exactly the plan file's
+// encodePlan writes a plan as JSON or YAML: exactly the plan file's
 // own encoding, so `kcg show -o json` of a YAML plan is the JSON plan.
-func WritePlanDocument(w io.Writer, f Format, p *resetplan.Plan) error {
+func encodePlan(w io.Writer, f Format, p *resetplan.Plan) error {
 	var data []byte
 	var err error
 	switch f {
@@ -28,12 +28,12 @@ func WritePlanDocument(w io.Writer, f Format, p *resetplan.Plan) error {
 	return err
 }
 
-// WritePlanSummary writes the reviewer's view of a plan: a header naming
+// writePlanSummary writes the reviewer's view of a plan: a header naming
 // the cluster, strategy and annotations, then per partition CURRENT →
 // TARGET with the log bounds, the reason and the impact (records to replay
 // when the target moves back, to skip when it moves forward), a total row
 // per group and, for several groups, a grand total.
-func WritePlanSummary(w io.Writer, p *resetplan.Plan) error {
+func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 	fmt.Fprintf(w, "cluster %s (%s), strategy %s", p.Cluster.ID, p.Cluster.Bootstrap, strategyText(p.Strategy))
 	if a := p.Annotations; a != nil {
 		if a.Ticket != "" {
@@ -54,7 +54,7 @@ func WritePlanSummary(w io.Writer, p *resetplan.Plan) error {
 			if t, ok := pt.TargetOffset(); ok {
 				target = strconv.FormatInt(t, 10)
 			}
-			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), intCell(pt.Current), target,
+			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target,
 				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
 		}
 		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)})

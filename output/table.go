@@ -164,28 +164,35 @@ func renderTablewriter(w io.Writer, header []string, rows [][]string) error {
 	return err
 }
 
-func strCell(s *string) string {
+// The cell helpers print a value the way every table of both modes does:
+// an absent value (nil, or "" for NonEmptyCell) as "-".
+
+// StringCell is *s, or "-" for nil.
+func StringCell(s *string) string {
 	if s == nil {
 		return missing
 	}
 	return *s
 }
 
-func nonEmptyCell(s string) string {
+// NonEmptyCell is s, or "-" for "".
+func NonEmptyCell(s string) string {
 	if s == "" {
 		return missing
 	}
 	return s
 }
 
-func intCell[T int32 | int64](v *T) string {
+// IntCell is *v in decimal, or "-" for nil.
+func IntCell[T int32 | int64](v *T) string {
 	if v == nil {
 		return missing
 	}
 	return strconv.FormatInt(int64(*v), 10)
 }
 
-func boolCell(v *bool) string {
+// BoolCell is *v as "true" or "false", or "-" for nil.
+func BoolCell(v *bool) string {
 	if v == nil {
 		return missing
 	}
@@ -229,11 +236,6 @@ func AssignmentString(as []TopicPartitions) string {
 	return strings.Join(entries, ";")
 }
 
-// WriteGroupListTable writes l's table.
-//
-// Deprecated: use Write(w, FormatTable, l).
-func WriteGroupListTable(w io.Writer, l GroupList) error { return l.WriteTable(w) }
-
 // WriteTable writes kcg's native `list` table:
 //
 //	GROUP   STATE   TYPE   PROTOCOL-TYPE
@@ -243,17 +245,9 @@ func WriteGroupListTable(w io.Writer, l GroupList) error { return l.WriteTable(w
 func (l GroupList) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(l.Groups))
 	for _, g := range l.Groups {
-		rows = append(rows, []string{g.Group, strCell(g.State), strCell(g.Type), nonEmptyCell(g.ProtocolType)})
+		rows = append(rows, []string{g.Group, StringCell(g.State), StringCell(g.Type), NonEmptyCell(g.ProtocolType)})
 	}
 	return renderTable(w, []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}, rows)
-}
-
-// WriteOffsetsTable writes l's offsets table.
-//
-// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
-// ViewOffsets, Verbose: verbose}).
-func WriteOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	return writeOffsetsTable(w, l, verbose)
 }
 
 // writeOffsetsTable writes kcg's native `describe` (offsets) table: one
@@ -276,26 +270,18 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 		for _, o := range g.Offsets {
 			r := []string{g.Group, o.Topic, strconv.Itoa(int(o.Partition))}
 			if verbose {
-				r = append(r, intCell(o.CommittedLeaderEpoch))
+				r = append(r, IntCell(o.CommittedLeaderEpoch))
 			}
-			r = append(r, intCell(o.CommittedOffset), intCell(o.LogEndOffset), intCell(o.Lag),
-				strCell(o.MemberID), strCell(o.Host), strCell(o.ClientID))
+			r = append(r, IntCell(o.CommittedOffset), IntCell(o.LogEndOffset), IntCell(o.Lag),
+				StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
 			rows = append(rows, r)
 		}
 		total := make([]string, len(header))
 		total[0], total[1] = g.Group, totalMarker
-		total[slices.Index(header, "LAG")] = intCell(g.TotalLag)
+		total[slices.Index(header, "LAG")] = IntCell(g.TotalLag)
 		rows = append(rows, total)
 	}
 	return renderTable(w, header, rows)
-}
-
-// WriteMembersTable writes l's members table.
-//
-// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
-// ViewMembers, Verbose: verbose}).
-func WriteMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	return writeMembersTable(w, l, verbose)
 }
 
 // writeMembersTable writes kcg's native `describe --members` table: one
@@ -336,31 +322,23 @@ func writeMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 		for _, m := range g.Members {
 			r := []string{g.Group, m.MemberID}
 			if withInstance {
-				r = append(r, nonEmptyCell(derefString(m.GroupInstanceID)))
+				r = append(r, NonEmptyCell(Deref(m.GroupInstanceID)))
 			}
-			r = append(r, nonEmptyCell(m.Host), nonEmptyCell(m.ClientID), strconv.Itoa(m.NumPartitions()))
+			r = append(r, NonEmptyCell(m.Host), NonEmptyCell(m.ClientID), strconv.Itoa(m.NumPartitions()))
 			if verbose {
 				target := missing
 				if m.TargetAssignments != nil {
 					target = AssignmentString(*m.TargetAssignments)
 				}
-				r = append(r, intCell(m.MemberEpoch), AssignmentString(m.Assignments), intCell(g.TargetAssignmentEpoch), target)
+				r = append(r, IntCell(m.MemberEpoch), AssignmentString(m.Assignments), IntCell(g.TargetAssignmentEpoch), target)
 				if withUpgraded {
-					r = append(r, boolCell(m.Upgraded))
+					r = append(r, BoolCell(m.Upgraded))
 				}
 			}
 			rows = append(rows, r)
 		}
 	}
 	return renderTable(w, header, rows)
-}
-
-// WriteStateTable writes l's state table.
-//
-// Deprecated: use Write(w, FormatTable, DescribeView{Doc: l, View:
-// ViewState, Verbose: verbose}).
-func WriteStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	return writeStateTable(w, l, verbose)
 }
 
 // writeStateTable writes kcg's native `describe --state` table, one row
@@ -390,9 +368,9 @@ func writeStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
 		if g.Assignor != nil && *g.Assignor != "" {
 			assignor = *g.Assignor
 		}
-		r := []string{g.Group, coord, assignor, strCell(g.State)}
+		r := []string{g.Group, coord, assignor, StringCell(g.State)}
 		if verbose {
-			r = append(r, intCell(g.GroupEpoch), intCell(g.TargetAssignmentEpoch))
+			r = append(r, IntCell(g.GroupEpoch), IntCell(g.TargetAssignmentEpoch))
 		}
 		r = append(r, strconv.Itoa(len(g.Members)))
 		rows = append(rows, r)
@@ -414,9 +392,11 @@ func mixesProtocols(members []Member) bool {
 	return upgraded && classic
 }
 
-func derefString(s *string) string {
-	if s == nil {
-		return ""
+// Deref is *p, or T's zero value for nil: the counterpart of Ptr.
+func Deref[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	return *s
+	return *p
 }

@@ -4,26 +4,28 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/kcg-dev/kcg/internal/golden"
 )
 
 func TestNativeTableGoldens(t *testing.T) {
 	l := fixtureDescriptions()
 	cases := []struct {
 		name string
-		fn   func(*bytes.Buffer) error
+		doc  Document
 	}{
-		{"list.table", func(b *bytes.Buffer) error { return WriteGroupListTable(b, fixtureGroupList()) }},
-		{"describe-offsets.table", func(b *bytes.Buffer) error { return WriteOffsetsTable(b, l, false) }},
-		{"describe-offsets-verbose.table", func(b *bytes.Buffer) error { return WriteOffsetsTable(b, l, true) }},
-		{"describe-members.table", func(b *bytes.Buffer) error { return WriteMembersTable(b, l, false) }},
-		{"describe-members-verbose.table", func(b *bytes.Buffer) error { return WriteMembersTable(b, l, true) }},
-		{"describe-state.table", func(b *bytes.Buffer) error { return WriteStateTable(b, l, false) }},
-		{"describe-state-verbose.table", func(b *bytes.Buffer) error { return WriteStateTable(b, l, true) }},
+		{"list.table", fixtureGroupList()},
+		{"describe-offsets.table", DescribeView{Doc: l, View: ViewOffsets}},
+		{"describe-offsets-verbose.table", DescribeView{Doc: l, View: ViewOffsets, Verbose: true}},
+		{"describe-members.table", DescribeView{Doc: l, View: ViewMembers}},
+		{"describe-members-verbose.table", DescribeView{Doc: l, View: ViewMembers, Verbose: true}},
+		{"describe-state.table", DescribeView{Doc: l, View: ViewState}},
+		{"describe-state-verbose.table", DescribeView{Doc: l, View: ViewState, Verbose: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := render(t, c.fn)
-			golden(t, c.name, got)
+			got := golden.Render(t, func(b *bytes.Buffer) error { return Write(b, FormatTable, c.doc) })
+			golden.Check(t, c.name, got)
 			for i, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
 				if strings.HasSuffix(line, " ") {
 					t.Errorf("line %d has trailing blanks: %q", i+1, line)
@@ -39,7 +41,9 @@ func TestNativeTableGoldens(t *testing.T) {
 // TestNativeTableShape pins the properties the goldens encode, so a
 // tablewriter upgrade that changes them fails with a readable message.
 func TestNativeTableShape(t *testing.T) {
-	got := string(render(t, func(b *bytes.Buffer) error { return WriteOffsetsTable(b, fixtureDescriptions(), false) }))
+	got := string(golden.Render(t, func(b *bytes.Buffer) error {
+		return Write(b, FormatTable, DescribeView{Doc: fixtureDescriptions(), View: ViewOffsets})
+	}))
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	if n := strings.Count(got, "GROUP "); n != 1 {
 		t.Errorf("want one header for all groups, got %d:\n%s", n, got)
@@ -71,7 +75,7 @@ func TestNativeTableShape(t *testing.T) {
 		t.Errorf("groups without offsets must not print:\n%s", got)
 	}
 	var b bytes.Buffer
-	if err := WriteGroupListTable(&b, NewGroupList(nil)); err != nil || b.Len() != 0 {
+	if err := Write(&b, FormatTable, NewGroupList(nil)); err != nil || b.Len() != 0 {
 		t.Errorf("empty list printed %q, %v", b.String(), err)
 	}
 }

@@ -58,8 +58,8 @@ type DescribeView struct {
 	Verbose bool
 }
 
-// WriteTable writes the view's table (see WriteOffsetsTable,
-// WriteMembersTable, WriteStateTable).
+// WriteTable writes the view's table (see writeOffsetsTable,
+// writeMembersTable, writeStateTable).
 func (v DescribeView) WriteTable(w io.Writer) error {
 	switch v.View {
 	case ViewMembers:
@@ -75,13 +75,13 @@ func (v DescribeView) WriteTable(w io.Writer) error {
 func (v DescribeView) normalized() any { return v.Doc.normalized() }
 
 // PlanDocument is the document of `kcg plan` and `kcg show`: a plan. Its
-// table is the reviewer's summary (see WritePlanSummary); its JSON and
-// YAML are the plan file's own encoding (see WritePlanDocument).
+// table is the reviewer's summary (see writePlanSummary); its JSON and
+// YAML are the plan file's own encoding (see encodePlan).
 type PlanDocument struct {
 	Plan *resetplan.Plan
 }
 
 // WriteTable writes the plan summary.
-func (d PlanDocument) WriteTable(w io.Writer) error { return WritePlanSummary(w, d.Plan) }
+func (d PlanDocument) WriteTable(w io.Writer) error { return writePlanSummary(w, d.Plan) }
 
-func (d PlanDocument) encode(w io.Writer, f Format) error { return WritePlanDocument(w, f, d.Plan) }
+func (d PlanDocument) encode(w io.Writer, f Format) error { return encodePlan(w, f, d.Plan) }

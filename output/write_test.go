@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kcg-dev/kcg/internal/golden"
 	"github.com/kcg-dev/kcg/resetplan"
 )
 
@@ -66,13 +67,13 @@ func writeCases(t *testing.T) []writeCase {
 func TestWrite(t *testing.T) {
 	for _, c := range writeCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			golden(t, c.table, render(t, func(b *bytes.Buffer) error { return Write(b, FormatTable, c.doc) }))
+			golden.Check(t, c.table, golden.Render(t, func(b *bytes.Buffer) error { return Write(b, FormatTable, c.doc) }))
 			for _, f := range []struct {
 				format Format
 				want   func(*bytes.Buffer) error
 			}{{FormatJSON, c.json}, {FormatYAML, c.yaml}} {
-				got := render(t, func(b *bytes.Buffer) error { return Write(b, f.format, c.doc) })
-				if want := render(t, f.want); !bytes.Equal(got, want) {
+				got := golden.Render(t, func(b *bytes.Buffer) error { return Write(b, f.format, c.doc) })
+				if want := golden.Render(t, f.want); !bytes.Equal(got, want) {
 					t.Errorf("%s differs from the document's encoding\n--- got ---\n%s\n--- want ---\n%s", f.format, got, want)
 				}
 			}
@@ -91,39 +92,10 @@ func TestWriteDescribeDocumentIgnoresTheView(t *testing.T) {
 		for _, v := range []View{ViewOffsets, ViewMembers, ViewState} {
 			for _, verbose := range []bool{false, true} {
 				doc := DescribeView{Doc: fixtureDescriptions(), View: v, Verbose: verbose}
-				if got := render(t, func(b *bytes.Buffer) error { return Write(b, f, doc) }); !bytes.Equal(got, want) {
+				if got := golden.Render(t, func(b *bytes.Buffer) error { return Write(b, f, doc) }); !bytes.Equal(got, want) {
 					t.Errorf("%s of view %d verbose %v is not describe.%s:\n%s", f, v, verbose, f, got)
 				}
 			}
-		}
-	}
-}
-
-// TestWriteTablesMatchTheOldWriters keeps the Write*Table functions the
-// commands still call equal to Write until they are removed.
-func TestWriteTablesMatchTheOldWriters(t *testing.T) {
-	a := planA(t)
-	l := fixtureDescriptions()
-	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, decodePlan(t, planB)))
-	cases := []struct {
-		doc Document
-		old func(*bytes.Buffer) error
-	}{
-		{fixtureGroupList(), func(b *bytes.Buffer) error { return WriteGroupListTable(b, fixtureGroupList()) }},
-		{DescribeView{Doc: l, Verbose: true}, func(b *bytes.Buffer) error { return WriteOffsetsTable(b, l, true) }},
-		{DescribeView{Doc: l, View: ViewMembers, Verbose: true}, func(b *bytes.Buffer) error { return WriteMembersTable(b, l, true) }},
-		{DescribeView{Doc: l, View: ViewState, Verbose: true}, func(b *bytes.Buffer) error { return WriteStateTable(b, l, true) }},
-		{PlanDocument{Plan: a}, func(b *bytes.Buffer) error { return WritePlanSummary(b, a) }},
-		{d, func(b *bytes.Buffer) error { return WritePlanDiffTable(b, d) }},
-		{fixturePlanStatus(), func(b *bytes.Buffer) error { return WritePlanStatusTable(b, fixturePlanStatus()) }},
-		{fixtureApplyReport(), func(b *bytes.Buffer) error { return WriteApplyTable(b, fixtureApplyReport()) }},
-		{fixtureGroupDeleteResult(), func(b *bytes.Buffer) error { return WriteGroupDeleteTable(b, fixtureGroupDeleteResult()) }},
-		{fixtureOffsetDeleteResult(), func(b *bytes.Buffer) error { return WriteOffsetDeleteTable(b, fixtureOffsetDeleteResult()) }},
-	}
-	for i, c := range cases {
-		got := render(t, func(b *bytes.Buffer) error { return Write(b, FormatTable, c.doc) })
-		if want := render(t, c.old); !bytes.Equal(got, want) {
-			t.Errorf("case %d (%T): Write differs from the old writer\n--- got ---\n%s\n--- want ---\n%s", i, c.doc, got, want)
 		}
 	}
 }
@@ -145,8 +117,8 @@ func TestWriteRejectsAnUnknownFormat(t *testing.T) {
 func TestNewPlanDiff(t *testing.T) {
 	a, b := planA(t), decodePlan(t, planB)
 	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, b))
-	golden(t, "plan-diff.json", render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, d) }))
-	golden(t, "plan-diff.yaml", render(t, func(buf *bytes.Buffer) error { return WriteYAML(buf, d) }))
+	golden.Check(t, "plan-diff.json", golden.Render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, d) }))
+	golden.Check(t, "plan-diff.yaml", golden.Render(t, func(buf *bytes.Buffer) error { return WriteYAML(buf, d) }))
 	if d.Equal || len(d.Plan) != 3 || len(d.Groups) != 1 || len(d.Partitions) != 4 {
 		t.Fatalf("diff %+v", d)
 	}
@@ -161,7 +133,7 @@ func TestNewPlanDiff(t *testing.T) {
 	if !same.Equal || same.Plan != nil || same.Groups != nil || same.Partitions != nil {
 		t.Errorf("diff of a plan with itself %+v", same)
 	}
-	golden(t, "plan-diff-equal.json", render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, same) }))
+	golden.Check(t, "plan-diff-equal.json", golden.Render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, same) }))
 }
 
 func TestNewPlanStatus(t *testing.T) {

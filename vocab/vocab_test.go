@@ -80,3 +80,25 @@ func TestCodes(t *testing.T) {
 		t.Error("Describe of an unexplained code is empty")
 	}
 }
+
+// TestJavaException pins the Java texts byte for byte: drop-in mode prints
+// them where the Java tool prints its exceptions.
+func TestJavaException(t *testing.T) {
+	want := map[Code]string{
+		3:  "org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.",
+		24: "org.apache.kafka.common.errors.InvalidGroupIdException: The configured groupId is invalid.",
+		68: "org.apache.kafka.common.errors.GroupNotEmptyException: The group is not empty.",
+		69: "org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.",
+		86: "org.apache.kafka.common.errors.GroupSubscribedToTopicException: Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it.",
+	}
+	for code, text := range want {
+		if got, ok := JavaException(code); !ok || got != text {
+			t.Errorf("JavaException(%d) = %q, %v", code, got, ok)
+		}
+	}
+	for _, code := range []Code{0, 15, 16, 29, 30} {
+		if got, ok := JavaException(code); ok {
+			t.Errorf("JavaException(%d) = %q, want no text", code, got)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package commands_test
+package dropin_test
 
 import (
 	"bytes"
@@ -11,8 +11,14 @@ import (
 
 	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
+
+// dropin's tests run the whole application in-process, through
+// commands.Run as main does, so the dispatch to drop-in mode is tested
+// too (see internal/clitest).
+var kcg, rows, records = clitest.Run, clitest.Rows, clitest.Records
 
 // Drop-in mode without a broker or Java: parsing and validation, with the
 // Java tool's messages (checked against the real tool in
@@ -47,15 +53,15 @@ func TestDropInValidation(t *testing.T) {
 	} {
 		r := kcg(t, c.args...)
 		if c.code == -1 {
-			if strings.Contains(r.stderr, "does not take a value") {
-				t.Fatalf("%q: --state took --verbose as its value:\n%s", c.args, r.stderr)
+			if strings.Contains(r.Stderr, "does not take a value") {
+				t.Fatalf("%q: --state took --verbose as its value:\n%s", c.args, r.Stderr)
 			}
 			continue
 		}
-		if r.code != c.code || r.stdout != "" {
-			t.Fatalf("%q: exit %d, want %d; stdout %q; stderr:\n%s", c.args, r.code, c.code, r.stdout, r.stderr)
+		if r.Code != c.code || r.Stdout != "" {
+			t.Fatalf("%q: exit %d, want %d; stdout %q; stderr:\n%s", c.args, r.Code, c.code, r.Stdout, r.Stderr)
 		}
-		if first := strings.SplitN(r.stderr, "\n", 2)[0]; c.first != "" && first != c.first {
+		if first := strings.SplitN(r.Stderr, "\n", 2)[0]; c.first != "" && first != c.first {
 			t.Fatalf("%q: stderr starts %q, want %q", c.args, first, c.first)
 		}
 	}
@@ -67,26 +73,26 @@ const javaDryRunWarning = "WARN: No action will be performed as the --execute op
 // argument; no arguments print the usage (exit 64), --help too (exit 0),
 // --version the version.
 func TestDropInProgramName(t *testing.T) {
-	run := func(name string, args ...string) result {
+	run := func(name string, args ...string) clitest.Result {
 		var out, errb bytes.Buffer
 		code := commands.Run(context.Background(), append([]string{"/usr/local/bin/" + name}, args...), commands.Streams{Out: &out, Err: &errb})
-		return result{code, out.String(), errb.String()}
+		return clitest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 	}
 	const intro = "This tool helps to list, describe, delete and manage the offsets of consumer groups.\nOption "
 	for _, name := range []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"} {
-		if r := run(name); r.code != 64 || !strings.HasPrefix(r.stderr, intro) || r.stdout != "" {
-			t.Fatalf("%s: exit %d\n%s", name, r.code, r.stderr)
+		if r := run(name); r.Code != 64 || !strings.HasPrefix(r.Stderr, intro) || r.Stdout != "" {
+			t.Fatalf("%s: exit %d\n%s", name, r.Code, r.Stderr)
 		}
-		if r := run(name, "--help"); r.code != 0 || !strings.HasPrefix(r.stderr, intro) || !strings.Contains(r.stderr, "--validate-regex <String: regex>") {
-			t.Fatalf("%s --help: exit %d\n%s", name, r.code, r.stderr)
+		if r := run(name, "--help"); r.Code != 0 || !strings.HasPrefix(r.Stderr, intro) || !strings.Contains(r.Stderr, "--validate-regex <String: regex>") {
+			t.Fatalf("%s --help: exit %d\n%s", name, r.Code, r.Stderr)
 		}
-		if r := run(name, "--version"); r.code != 0 || strings.TrimSpace(r.stdout) != app.Version() {
-			t.Fatalf("%s --version: exit %d %q", name, r.code, r.stdout)
+		if r := run(name, "--version"); r.Code != 0 || strings.TrimSpace(r.Stdout) != app.Version() {
+			t.Fatalf("%s --version: exit %d %q", name, r.Code, r.Stdout)
 		}
 	}
 	// kcg's own commands still work under kcg's name.
-	if r := kcg(t, "--help"); r.code != 0 || !strings.Contains(r.stdout, "describe") {
-		t.Fatalf("kcg --help: %d\n%s", r.code, r.stdout)
+	if r := kcg(t, "--help"); r.Code != 0 || !strings.Contains(r.Stdout, "describe") {
+		t.Fatalf("kcg --help: %d\n%s", r.Code, r.Stdout)
 	}
 }
 
@@ -101,8 +107,8 @@ func TestDropInValidateRegex(t *testing.T) {
 		{`a\8`, "The regular expression `a\\8` is invalid: invalid escape sequence.\n", 1},
 	} {
 		r := kcg(t, "--validate-regex", c.re)
-		if r.code != c.code || r.stdout != c.out || r.stderr != "" {
-			t.Fatalf("%q: exit %d stdout %q stderr %q", c.re, r.code, r.stdout, r.stderr)
+		if r.Code != c.code || r.Stdout != c.out || r.Stderr != "" {
+			t.Fatalf("%q: exit %d stdout %q stderr %q", c.re, r.Code, r.Stdout, r.Stderr)
 		}
 	}
 }
@@ -119,9 +125,9 @@ func TestDropInCommands(t *testing.T) {
 	g := kafkatest.UniqueName(t, "g")
 	e.Commit(t, g, topic, map[int32]int64{0: 3, 1: 4})
 	b := []string{"--bootstrap-server", e.Bootstrap}
-	java := func(code int, args ...string) result {
+	java := func(code int, args ...string) clitest.Result {
 		t.Helper()
-		return kcg(t, append(append([]string{}, b...), args...)...).mustCode(t, code)
+		return kcg(t, append(append([]string{}, b...), args...)...).MustCode(t, code)
 	}
 
 	// describe: Java's exact layout (widths max(15, value)).
@@ -132,33 +138,33 @@ func TestDropInCommands(t *testing.T) {
 	}
 	want := fmt.Sprintf("\n%-*s %-*s %-10s %-15s %-15s %-15s %-15s %-15s %s", gw, "GROUP", tw, "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID") +
 		row("0", "3", "6", "3") + row("1", "4", "4", "0") + "\n"
-	if r.stdout != want {
-		t.Fatalf("describe:\n%q\nwant\n%q", r.stdout, want)
+	if r.Stdout != want {
+		t.Fatalf("describe:\n%q\nwant\n%q", r.Stdout, want)
 	}
-	if r.stderr != "\nConsumer group '"+g+"' has no active members.\n" {
-		t.Fatalf("describe stderr %q", r.stderr)
+	if r.Stderr != "\nConsumer group '"+g+"' has no active members.\n" {
+		t.Fatalf("describe stderr %q", r.Stderr)
 	}
 	r = java(1, "--describe", "--group", g+"-missing")
-	if r.stdout != "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.GroupIdNotFoundException: Group "+g+"-missing not found.\n" {
-		t.Fatalf("missing group: %q", r.stdout)
+	if r.Stdout != "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.GroupIdNotFoundException: Group "+g+"-missing not found.\n" {
+		t.Fatalf("missing group: %q", r.Stdout)
 	}
 
 	// list with --state: the table, our group Empty.
 	r = java(0, "--list", "--state")
-	if !strings.HasPrefix(r.stdout, "GROUP ") || !strings.Contains(r.stdout, g+strings.Repeat(" ", 10)) {
-		t.Fatalf("list:\n%s", r.stdout)
+	if !strings.HasPrefix(r.Stdout, "GROUP ") || !strings.Contains(r.Stdout, g+strings.Repeat(" ", 10)) {
+		t.Fatalf("list:\n%s", r.Stdout)
 	}
-	if got := rows(r.stdout, g); len(got) != 1 || got[0][1] != "Empty" {
+	if got := rows(r.Stdout, g); len(got) != 1 || got[0][1] != "Empty" {
 		t.Fatalf("list row %v", got)
 	}
 
 	// reset: dry run by default, with the WARN; --shift-by -10 clamps.
 	r = java(0, "--reset-offsets", "--group", g, "--all-topics", "--shift-by", "-10")
-	if got := rows(r.stdout, g); len(got) != 2 || strings.Join(got[0], " ") != g+" "+topic+" 0 0" {
-		t.Fatalf("dry run rows %v\n%s", got, r.stdout)
+	if got := rows(r.Stdout, g); len(got) != 2 || strings.Join(got[0], " ") != g+" "+topic+" 0 0" {
+		t.Fatalf("dry run rows %v\n%s", got, r.Stdout)
 	}
-	if !strings.HasPrefix(r.stderr, javaDryRunWarning+"\n") || !strings.Contains(r.stderr, "WARN New offset (-7) is lower than earliest offset for topic partition "+topic+"-0. Value will be set to 0. (org.apache.kafka.tools.GroupOffsetsResetter)") {
-		t.Fatalf("stderr:\n%s", r.stderr)
+	if !strings.HasPrefix(r.Stderr, javaDryRunWarning+"\n") || !strings.Contains(r.Stderr, "WARN New offset (-7) is lower than earliest offset for topic partition "+topic+"-0. Value will be set to 0. (org.apache.kafka.tools.GroupOffsetsResetter)") {
+		t.Fatalf("stderr:\n%s", r.Stderr)
 	}
 	if c := e.Committed(t, g); c[topic][0] != 3 {
 		t.Fatalf("dry run committed %v", c)
@@ -166,16 +172,16 @@ func TestDropInCommands(t *testing.T) {
 	// --export: the CSV, sorted, one group: topic,partition,offset.
 	r = java(0, "--reset-offsets", "--group", g, "--topic", topic, "--to-offset", "2", "--export", "--dry-run")
 	// (Jackson quotes a value longer than 24 characters, as the topic name is.)
-	if r.stdout != fmt.Sprintf("%q,0,2\n%q,1,2\n\n", topic, topic) {
-		t.Fatalf("export %q", r.stdout)
+	if r.Stdout != fmt.Sprintf("%q,0,2\n%q,1,2\n\n", topic, topic) {
+		t.Fatalf("export %q", r.Stdout)
 	}
 	file := filepath.Join(t.TempDir(), "plan.csv")
-	if err := os.WriteFile(file, []byte(r.stdout), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(r.Stdout), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// --execute of the file: committed and read back.
 	r = java(0, "--reset-offsets", "--group", g, "--from-file", file, "--execute")
-	if got := rows(r.stdout, g); len(got) != 2 || got[1][3] != "2" {
+	if got := rows(r.Stdout, g); len(got) != 2 || got[1][3] != "2" {
 		t.Fatalf("execute rows %v", got)
 	}
 	if c := e.Committed(t, g); c[topic][0] != 2 || c[topic][1] != 2 {
@@ -185,8 +191,8 @@ func TestDropInCommands(t *testing.T) {
 	// goes to stdout, or to stderr with --export (the CSV stays clean).
 	future := kafkatest.UniqueName(t, "f")
 	r = java(0, "--reset-offsets", "--group", future, "--topic", topic+":0", "--by-duration", "PT0S", "--dry-run", "--export")
-	if r.stdout != fmt.Sprintf("%q,0,6\n\n", topic) || !strings.Contains(r.stderr, "Warn: Partition 0 from topic "+topic+" is empty. Falling back to latest known offset.") {
-		t.Fatalf("export with warning: stdout %q stderr %q", r.stdout, r.stderr)
+	if r.Stdout != fmt.Sprintf("%q,0,6\n\n", topic) || !strings.Contains(r.Stderr, "Warn: Partition 0 from topic "+topic+" is empty. Falling back to latest known offset.") {
+		t.Fatalf("export with warning: stdout %q stderr %q", r.Stdout, r.Stderr)
 	}
 
 	// An active group is refused: exit 3, nothing written.
@@ -194,8 +200,8 @@ func TestDropInCommands(t *testing.T) {
 	e.Commit(t, active, topic, map[int32]int64{0: 1})
 	e.ClassicMember(t, active, topic)
 	r = java(3, "--reset-offsets", "--group", active, "--topic", topic, "--to-latest", "--execute")
-	if !strings.Contains(r.stdout, "Error: Assignments can only be reset if the group '"+active+"' is inactive, but the current state is Stable.") {
-		t.Fatalf("active:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "Error: Assignments can only be reset if the group '"+active+"' is inactive, but the current state is Stable.") {
+		t.Fatalf("active:\n%s", r.Stdout)
 	}
 	if c := e.Committed(t, active); c[topic][0] != 1 {
 		t.Fatalf("active group committed %v", c)
@@ -205,15 +211,15 @@ func TestDropInCommands(t *testing.T) {
 
 	// delete-offsets and delete.
 	r = java(0, "--delete-offsets", "--group", g, "--topic", topic+":1")
-	if !strings.HasPrefix(r.stdout, "Request succeeded for deleting offsets from group "+g+".\n") || !strings.Contains(r.stdout, "\n"+topic+" ") {
-		t.Fatalf("delete-offsets:\n%s", r.stdout)
+	if !strings.HasPrefix(r.Stdout, "Request succeeded for deleting offsets from group "+g+".\n") || !strings.Contains(r.Stdout, "\n"+topic+" ") {
+		t.Fatalf("delete-offsets:\n%s", r.Stdout)
 	}
 	r = java(0, "--delete", "--group", g)
-	if r.stdout != "Deletion of requested consumer groups ('"+g+"') was successful.\n" {
-		t.Fatalf("delete: %q", r.stdout)
+	if r.Stdout != "Deletion of requested consumer groups ('"+g+"') was successful.\n" {
+		t.Fatalf("delete: %q", r.Stdout)
 	}
 	r = java(1, "--delete", "--group", g)
-	if !strings.Contains(r.stdout, "* Group '"+g+"' could not be deleted due to: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.") {
-		t.Fatalf("delete again:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "* Group '"+g+"' could not be deleted due to: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.") {
+		t.Fatalf("delete again:\n%s", r.Stdout)
 	}
 }

@@ -1,4 +1,4 @@
-package output
+package dropin
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -16,7 +17,11 @@ import (
 // they are built here with padding, not with tablewriter: the result must
 // equal kafka-consumer-groups.sh (Apache Kafka 4.4) byte for byte, leading
 // newlines and trailing blanks included. Each writer cites the format it
-// copies.
+// copies. The cells ("-" for what is absent) are output's, shared with
+// kcg's own tables. The writers print in the order given and never modify
+// their input, except the layouts whose Java order is a HashMap's
+// (javaResetTable, javaDeleteResult, javaDeleteOffsetsResult): they sort a
+// copy, which is kcg's documented difference from the Java tool.
 
 // javaLen is String.length() in Java: the number of UTF-16 code units,
 // which is what "%-15s" pads to.
@@ -50,10 +55,10 @@ func writeAll(w io.Writer, parts ...string) error {
 	return err
 }
 
-// JavaOffsetRow is one row of the Java tool's offsets view: a partition
+// javaOffsetRow is one row of the Java tool's offsets view: a partition
 // with its committed offset, log end offset, lag and owning member. Nil
 // values print as "-".
-type JavaOffsetRow struct {
+type javaOffsetRow struct {
 	Topic       string
 	Partition   int32
 	LeaderEpoch *int32
@@ -69,23 +74,23 @@ type JavaOffsetRow struct {
 	ClientID   *string
 }
 
-// JavaDescribeOffsets writes one group's offsets table as
+// javaDescribeOffsets writes one group's offsets table as
 // `kafka-consumer-groups --describe [--offsets] [--verbose]` does
 // (ConsumerGroupCommand.printOffsets): widths GROUP=max(15, group),
 // TOPIC=max(15, topics), CONSUMER-ID and HOST=max(15, values or "-"),
 // format "\n%-Gs %-Ts %-10s %-15s %-15s %-15s %-Cs %-Hs %s" for the header
 // and each row (verbose adds a "%-15s" LEADER-EPOCH after PARTITION), then
 // a newline. The header repeats per group, as in Java. Rows are printed in
-// the order given (see OffsetRowsForJava); no rows print nothing.
-func JavaDescribeOffsets(w io.Writer, group string, rows []JavaOffsetRow, verbose bool) error {
+// the order given (see offsetRowsForJava); no rows print nothing.
+func javaDescribeOffsets(w io.Writer, group string, rows []javaOffsetRow, verbose bool) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	gw, tw, cw, hw := widest(15, group), 15, 15, 15
 	for _, r := range rows {
 		tw = widest(tw, r.Topic)
-		cw = widest(cw, strCell(r.ConsumerID))
-		hw = widest(hw, strCell(r.Host))
+		cw = widest(cw, output.StringCell(r.ConsumerID))
+		hw = widest(hw, output.StringCell(r.Host))
 	}
 	line := func(g, t, p, epoch, cur, end, lag, cid, host, client string) string {
 		s := "\n" + pad(g, gw) + " " + pad(t, tw) + " " + pad(p, 10) + " "
@@ -97,24 +102,24 @@ func JavaDescribeOffsets(w io.Writer, group string, rows []JavaOffsetRow, verbos
 	var b strings.Builder
 	b.WriteString(line("GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"))
 	for _, r := range rows {
-		b.WriteString(line(group, r.Topic, strconv.Itoa(int(r.Partition)), intCell(r.LeaderEpoch),
-			intCell(r.CurrentOffset), intCell(r.LogEndOffset), intCell(r.Lag),
-			strCell(r.ConsumerID), strCell(r.Host), strCell(r.ClientID)))
+		b.WriteString(line(group, r.Topic, strconv.Itoa(int(r.Partition)), output.IntCell(r.LeaderEpoch),
+			output.IntCell(r.CurrentOffset), output.IntCell(r.LogEndOffset), output.IntCell(r.Lag),
+			output.StringCell(r.ConsumerID), output.StringCell(r.Host), output.StringCell(r.ClientID)))
 	}
 	b.WriteString("\n")
 	return writeAll(w, b.String())
 }
 
-// OffsetRowsForJava returns d's offsets in the Java tool's row order
+// offsetRowsForJava returns d's offsets in the Java tool's row order
 // (ConsumerGroupCommand.collectGroupsOffsets): the members that own
 // partitions, most partitions first (ties in d's member order, which after
 // Sort is by member id; Java keeps the broker's order), each member's
 // partitions by (topic, partition); then the committed partitions no
 // member owns, by (topic, partition), with "-" for the member columns.
 // Members without partitions produce no row, as in Java.
-func OffsetRowsForJava(d GroupDescription) []JavaOffsetRow {
-	byMember := map[string][]PartitionOffset{}
-	var unowned []PartitionOffset
+func offsetRowsForJava(d output.GroupDescription) []javaOffsetRow {
+	byMember := map[string][]output.PartitionOffset{}
+	var unowned []output.PartitionOffset
 	known := map[string]bool{}
 	for _, m := range d.Members {
 		known[m.MemberID] = true
@@ -127,16 +132,16 @@ func OffsetRowsForJava(d GroupDescription) []JavaOffsetRow {
 		}
 	}
 	members := slices.Clone(d.Members)
-	slices.SortStableFunc(members, func(a, b Member) int { return cmp.Compare(b.NumPartitions(), a.NumPartitions()) })
-	byTP := func(a, b PartitionOffset) int {
+	slices.SortStableFunc(members, func(a, b output.Member) int { return cmp.Compare(b.NumPartitions(), a.NumPartitions()) })
+	byTP := func(a, b output.PartitionOffset) int {
 		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	}
-	var rows []JavaOffsetRow
-	add := func(os []PartitionOffset, cid, host, client *string) {
+	var rows []javaOffsetRow
+	add := func(os []output.PartitionOffset, cid, host, client *string) {
 		os = slices.Clone(os)
 		slices.SortStableFunc(os, byTP)
 		for _, o := range os {
-			rows = append(rows, JavaOffsetRow{
+			rows = append(rows, javaOffsetRow{
 				Topic: o.Topic, Partition: o.Partition, LeaderEpoch: o.CommittedLeaderEpoch,
 				CurrentOffset: o.CommittedOffset, LogEndOffset: o.LogEndOffset, Lag: o.Lag,
 				ConsumerID: cid, Host: host, ClientID: client,
@@ -147,31 +152,31 @@ func OffsetRowsForJava(d GroupDescription) []JavaOffsetRow {
 		if m.NumPartitions() == 0 {
 			continue
 		}
-		add(byMember[m.MemberID], Ptr(m.MemberID), Ptr(m.Host), Ptr(m.ClientID))
+		add(byMember[m.MemberID], output.Ptr(m.MemberID), output.Ptr(m.Host), output.Ptr(m.ClientID))
 	}
 	add(unowned, nil, nil, nil)
 	return rows
 }
 
-// JavaMemberRow is one row of the Java tool's members view.
-type JavaMemberRow struct {
+// javaMemberRow is one row of the Java tool's members view.
+type javaMemberRow struct {
 	ConsumerID string
 	// GroupInstanceID is "" for a dynamic member.
 	GroupInstanceID string
 	Host            string
 	ClientID        string
 	// Assignment is the current assignment; its size is #PARTITIONS.
-	Assignment []TopicPartitions
+	Assignment []output.TopicPartitions
 	// CurrentEpoch is the member epoch and TargetEpoch the group's target
 	// assignment epoch; both nil for classic groups.
 	CurrentEpoch     *int32
 	TargetEpoch      *int32
-	TargetAssignment []TopicPartitions
+	TargetAssignment []output.TopicPartitions
 	// Upgraded is nil for classic groups.
 	Upgraded *bool
 }
 
-// JavaDescribeMembers writes one group's members table as
+// javaDescribeMembers writes one group's members table as
 // `kafka-consumer-groups --describe --members [--verbose]` does
 // (ConsumerGroupCommand.printMembers): widths GROUP=max(15, group),
 // CONSUMER-ID, HOST, CLIENT-ID=max(15, values), GROUP-INSTANCE-ID=max(17,
@@ -182,7 +187,7 @@ type JavaMemberRow struct {
 // members; then a newline, and each row in the same format followed by a
 // newline. As in Java the header is printed even when there are no
 // members (widths then stay at their minimums).
-func JavaDescribeMembers(w io.Writer, group string, rows []JavaMemberRow, verbose bool) error {
+func javaDescribeMembers(w io.Writer, group string, rows []javaMemberRow, verbose bool) error {
 	gw, cw, iw, hw, clw, caw, taw := 15, 15, 17, 15, 15, 20, 20
 	withInstance, upgraded, classic := false, false, false
 	for _, r := range rows {
@@ -192,8 +197,8 @@ func JavaDescribeMembers(w io.Writer, group string, rows []JavaMemberRow, verbos
 		hw = widest(hw, r.Host)
 		clw = widest(clw, r.ClientID)
 		withInstance = withInstance || r.GroupInstanceID != ""
-		caw = widest(caw, AssignmentString(r.Assignment))
-		taw = widest(taw, AssignmentString(r.TargetAssignment))
+		caw = widest(caw, output.AssignmentString(r.Assignment))
+		taw = widest(taw, output.AssignmentString(r.TargetAssignment))
 		if r.Upgraded != nil {
 			upgraded = upgraded || *r.Upgraded
 			classic = classic || !*r.Upgraded
@@ -227,21 +232,21 @@ func JavaDescribeMembers(w io.Writer, group string, rows []JavaMemberRow, verbos
 		}
 		b.WriteString(base(group, r.ConsumerID, r.GroupInstanceID, r.Host, r.ClientID, strconv.Itoa(n)))
 		if verbose {
-			b.WriteString(extra(intCell(r.CurrentEpoch), AssignmentString(r.Assignment),
-				intCell(r.TargetEpoch), AssignmentString(r.TargetAssignment), boolCell(r.Upgraded)))
+			b.WriteString(extra(output.IntCell(r.CurrentEpoch), output.AssignmentString(r.Assignment),
+				output.IntCell(r.TargetEpoch), output.AssignmentString(r.TargetAssignment), output.BoolCell(r.Upgraded)))
 		}
 		b.WriteString("\n")
 	}
 	return writeAll(w, b.String())
 }
 
-// MemberRowsForJava returns d's members as rows of the Java members view,
+// memberRowsForJava returns d's members as rows of the Java members view,
 // in d's order (after Sort: by member id; Java keeps the broker's order).
-func MemberRowsForJava(d GroupDescription) []JavaMemberRow {
-	rows := make([]JavaMemberRow, 0, len(d.Members))
+func memberRowsForJava(d output.GroupDescription) []javaMemberRow {
+	rows := make([]javaMemberRow, 0, len(d.Members))
 	for _, m := range d.Members {
-		r := JavaMemberRow{
-			ConsumerID: m.MemberID, GroupInstanceID: derefString(m.GroupInstanceID),
+		r := javaMemberRow{
+			ConsumerID: m.MemberID, GroupInstanceID: output.Deref(m.GroupInstanceID),
 			Host: m.Host, ClientID: m.ClientID, Assignment: m.Assignments,
 			CurrentEpoch: m.MemberEpoch, TargetEpoch: d.TargetAssignmentEpoch, Upgraded: m.Upgraded,
 		}
@@ -253,11 +258,11 @@ func MemberRowsForJava(d GroupDescription) []JavaMemberRow {
 	return rows
 }
 
-// JavaStateRow is the single row of the Java tool's state view.
-type JavaStateRow struct {
+// javaStateRow is the single row of the Java tool's state view.
+type javaStateRow struct {
 	Group string
 	// Coordinator nil prints as Kafka's Node.noNode(): ":-1  (-1)".
-	Coordinator *Coordinator
+	Coordinator *output.Coordinator
 	// AssignmentStrategy "" prints as "-".
 	AssignmentStrategy string
 	State              string
@@ -267,14 +272,14 @@ type JavaStateRow struct {
 	TargetAssignmentEpoch *int32
 }
 
-// JavaDescribeState writes one group's state table as
+// javaDescribeState writes one group's state table as
 // `kafka-consumer-groups --describe --state [--verbose]` does
 // (ConsumerGroupCommand.printStates): coordinator cell "host:port  (id)"
 // (two blanks), widths GROUP=max(15, group), COORDINATOR=max(25, cell),
 // format "\n%-Gs %-COs %-20s %-20s %s" for header and row (verbose:
 // "\n%-Gs %-COs %-20s %-20s %-15s %-25s %s" with GROUP-EPOCH and
 // TARGET-ASSIGNMENT-EPOCH before #MEMBERS), then a newline.
-func JavaDescribeState(w io.Writer, s JavaStateRow, verbose bool) error {
+func javaDescribeState(w io.Writer, s javaStateRow, verbose bool) error {
 	coord := ":-1  (-1)"
 	if c := s.Coordinator; c != nil {
 		coord = fmt.Sprintf("%s:%d  (%d)", c.Host, c.Port, c.ID)
@@ -289,15 +294,15 @@ func JavaDescribeState(w io.Writer, s JavaStateRow, verbose bool) error {
 	}
 	return writeAll(w,
 		line("GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "#MEMBERS"),
-		line(s.Group, coord, nonEmptyCell(s.AssignmentStrategy), s.State,
-			intCell(s.GroupEpoch), intCell(s.TargetAssignmentEpoch), strconv.Itoa(s.NumMembers)),
+		line(s.Group, coord, output.NonEmptyCell(s.AssignmentStrategy), s.State,
+			output.IntCell(s.GroupEpoch), output.IntCell(s.TargetAssignmentEpoch), strconv.Itoa(s.NumMembers)),
 		"\n")
 }
 
-// StateRowForJava returns d as the row of the Java state view.
-func StateRowForJava(d GroupDescription) JavaStateRow {
-	return JavaStateRow{
-		Group: d.Group, Coordinator: d.Coordinator, AssignmentStrategy: derefString(d.Assignor),
+// stateRowForJava returns d as the row of the Java state view.
+func stateRowForJava(d output.GroupDescription) javaStateRow {
+	return javaStateRow{
+		Group: d.Group, Coordinator: d.Coordinator, AssignmentStrategy: output.Deref(d.Assignor),
 		State: javaStateName(d.State), NumMembers: len(d.Members),
 		GroupEpoch: d.GroupEpoch, TargetAssignmentEpoch: d.TargetAssignmentEpoch,
 	}
@@ -319,16 +324,16 @@ func javaTypeName(t *string) string {
 	return strings.ToUpper((*t)[:1]) + strings.ToLower((*t)[1:])
 }
 
-// JavaDescribe writes groups as `kafka-consumer-groups --describe` does,
+// javaDescribe writes groups as `kafka-consumer-groups --describe` does,
 // in the order given (Java prints them sorted by group id, as Sort does):
 // per group first the state message of ConsumerGroupCommand
-// .shouldPrintMemberState on its stream (see StateNotice), then the view's
+// .shouldPrintMemberState on its stream (see output.StateNotice), then the view's
 // table unless the group is Dead or has no rows. The members view prints
 // its header even then, as Java does. Entries with an Error are skipped:
 // the caller reports them. A state the Java tool does not know (including
 // an unknown, nil state) is an error with Java's message, which Java
 // reports through its generic error path.
-func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, verbose bool) error {
+func javaDescribe(stdout, stderr io.Writer, l output.GroupDescriptionList, view output.View, verbose bool) error {
 	for _, g := range l.Groups {
 		if g.Error != nil {
 			continue
@@ -337,9 +342,9 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 			// Java's text, capitalised and punctuated as it prints it.
 			return fmt.Errorf("Expected a valid consumer group state, but found '%s'.", javaStateName(g.State))
 		}
-		if n, ok := StateNotice(g.Group, g.State); ok {
+		if n, ok := output.StateNotice(g.Group, g.State); ok {
 			out := stdout
-			if n.Stream == Stderr {
+			if n.Stream == output.Stderr {
 				out = stderr
 			}
 			if err := writeAll(out, "\n", n.Text, "\n"); err != nil {
@@ -349,15 +354,15 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 		dead := *g.State == vocab.StateDead
 		var err error
 		switch view {
-		case ViewOffsets:
+		case output.ViewOffsets:
 			if !dead {
-				err = JavaDescribeOffsets(stdout, g.Group, OffsetRowsForJava(g), verbose)
+				err = javaDescribeOffsets(stdout, g.Group, offsetRowsForJava(g), verbose)
 			}
-		case ViewMembers:
-			err = JavaDescribeMembers(stdout, g.Group, MemberRowsForJava(g), verbose)
-		case ViewState:
+		case output.ViewMembers:
+			err = javaDescribeMembers(stdout, g.Group, memberRowsForJava(g), verbose)
+		case output.ViewState:
 			if !dead {
-				err = JavaDescribeState(stdout, StateRowForJava(g), verbose)
+				err = javaDescribeState(stdout, stateRowForJava(g), verbose)
 			}
 		}
 		if err != nil {
@@ -367,7 +372,7 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 	return nil
 }
 
-// JavaList writes `kafka-consumer-groups --list` output
+// javaList writes `kafka-consumer-groups --list` output
 // (ConsumerGroupCommand.listGroups) in the order given. Without withType
 // and withState: one group id per line. Otherwise a table with
 // W=max(15, longest id)+10 (25 without groups), format "%-Ws" plus
@@ -375,7 +380,7 @@ func JavaDescribe(stdout, stderr io.Writer, l GroupDescriptionList, view View, v
 // newline with its padding kept; the header is printed even when there
 // are no groups. Types print as Java's GroupType names ("Classic",
 // "Consumer"), unknown values as "Unknown".
-func JavaList(w io.Writer, groups []GroupListing, withType, withState bool) error {
+func javaList(w io.Writer, groups []output.GroupListing, withType, withState bool) error {
 	var b strings.Builder
 	if !withType && !withState {
 		for _, g := range groups {
@@ -405,31 +410,31 @@ func JavaList(w io.Writer, groups []GroupListing, withType, withState bool) erro
 	return writeAll(w, b.String())
 }
 
-// JavaResetGroup is one group of a reset result: the offsets it was (or,
+// javaResetGroup is one group of a reset result: the offsets it was (or,
 // in a dry run, would be) reset to. A group with no partitions still
 // counts: Java prints the header as soon as any group is in the result.
-type JavaResetGroup struct {
+type javaResetGroup struct {
 	Group      string
-	Partitions []JavaResetPartition
+	Partitions []javaResetPartition
 }
 
-// JavaResetPartition is one row of the reset table.
-type JavaResetPartition struct {
+// javaResetPartition is one row of the reset table.
+type javaResetPartition struct {
 	Topic     string
 	Partition int32
 	NewOffset int64
 }
 
-// JavaResetTable writes the table `kafka-consumer-groups --reset-offsets`
+// javaResetTable writes the table `kafka-consumer-groups --reset-offsets`
 // prints (GroupOffsetsResetter.printOffsetsToReset, 4.2+): widths
 // GROUP=max(15, group ids), TOPIC=max(15, topics), format
 // "\n%-Gs %-Ts %-10s %s" for the header (only when there is a group) and
 // each row, then a newline. Java's rows come in HashMap order; kcg sorts
 // them by group, topic, partition (the input is not modified).
-func JavaResetTable(w io.Writer, groups []JavaResetGroup) error {
+func javaResetTable(w io.Writer, groups []javaResetGroup) error {
 	type row struct {
 		group string
-		JavaResetPartition
+		javaResetPartition
 	}
 	gw, tw := 15, 15
 	var rows []row
@@ -457,16 +462,16 @@ func JavaResetTable(w io.Writer, groups []JavaResetGroup) error {
 	return writeAll(w, b.String())
 }
 
-// DeleteOutcome is the result of deleting one group.
-type DeleteOutcome struct {
+// deleteOutcome is the result of deleting one group.
+type deleteOutcome struct {
 	Group string
 	// Error is the failure as Java prints it (Throwable.toString(), e.g.
 	// "org.apache.kafka.common.errors.GroupNotEmptyException: The group is
-	// not empty."; see JavaExceptionText); nil when the group was deleted.
+	// not empty."; see vocab.JavaException); nil when the group was deleted.
 	Error *string
 }
 
-// JavaDeleteResult writes what `kafka-consumer-groups --delete` prints
+// javaDeleteResult writes what `kafka-consumer-groups --delete` prints
 // (ConsumerGroupCommand.deleteGroups, 4.1+): when every group was deleted
 // "Deletion of requested consumer groups ('g1', 'g2') was successful.";
 // otherwise "\nError: Deletion of some consumer groups failed:", one
@@ -474,11 +479,11 @@ type DeleteOutcome struct {
 // some succeeded, "\nThese consumer groups were deleted successfully:
 // 'g1', 'g2'"; each followed by a newline. Java lists groups in HashMap
 // order; kcg sorts them by group id.
-func JavaDeleteResult(w io.Writer, outcomes []DeleteOutcome) error {
+func javaDeleteResult(w io.Writer, outcomes []deleteOutcome) error {
 	outcomes = slices.Clone(outcomes)
-	slices.SortStableFunc(outcomes, func(a, b DeleteOutcome) int { return cmp.Compare(a.Group, b.Group) })
+	slices.SortStableFunc(outcomes, func(a, b deleteOutcome) int { return cmp.Compare(a.Group, b.Group) })
 	var ok []string
-	var failed []DeleteOutcome
+	var failed []deleteOutcome
 	for _, o := range outcomes {
 		if o.Error == nil {
 			ok = append(ok, "'"+o.Group+"'")
@@ -501,8 +506,8 @@ func JavaDeleteResult(w io.Writer, outcomes []DeleteOutcome) error {
 	return writeAll(w, b.String())
 }
 
-// DeleteOffsetsOutcome is the result of one OffsetDelete request.
-type DeleteOffsetsOutcome struct {
+// deleteOffsetsOutcome is the result of one OffsetDelete request.
+type deleteOffsetsOutcome struct {
 	Group string
 	// ErrorCode is the Kafka error code of the request as a whole; 0 when
 	// it succeeded.
@@ -511,11 +516,11 @@ type DeleteOffsetsOutcome struct {
 	// "COORDINATOR_NOT_AVAILABLE"); Java prints it only for codes it has no
 	// message for.
 	ErrorName  string
-	Partitions []DeleteOffsetsPartition
+	Partitions []deleteOffsetsPartition
 }
 
-// DeleteOffsetsPartition is one partition's result.
-type DeleteOffsetsPartition struct {
+// deleteOffsetsPartition is one partition's result.
+type deleteOffsetsPartition struct {
 	Topic string
 	// Partition is nil when the topic's partitions could not be listed
 	// (e.g. it does not exist); Java then prints "-".
@@ -537,7 +542,7 @@ var groupErrorMessages = map[vocab.Code]string{
 	vocab.CodeNonEmptyGroup:      "The group is not empty.",
 }
 
-// JavaDeleteOffsetsResult writes what `kafka-consumer-groups
+// javaDeleteOffsetsResult writes what `kafka-consumer-groups
 // --delete-offsets` prints (ConsumerGroupCommand.deleteOffsets, 4.1+):
 // a first line by the request's error ("Request succeeded for deleting
 // offsets from group g." or "\nError: ..."), then the table
@@ -545,7 +550,7 @@ var groupErrorMessages = map[vocab.Code]string{
 // TOPIC PARTITION STATUS and one row per partition sorted, as Java does,
 // by the string topic+partition (so "t10" sorts before "t2"; a missing
 // partition counts as -1 and prints "-"), then a newline.
-func JavaDeleteOffsetsResult(w io.Writer, r DeleteOffsetsOutcome) error {
+func javaDeleteOffsetsResult(w io.Writer, r deleteOffsetsOutcome) error {
 	var b strings.Builder
 	code := vocab.Code(r.ErrorCode)
 	switch code {
@@ -563,18 +568,14 @@ func JavaDeleteOffsetsResult(w io.Writer, r DeleteOffsetsOutcome) error {
 	for _, p := range ps {
 		tw = widest(tw, p.Topic)
 	}
-	key := func(p DeleteOffsetsPartition) string {
-		n := int32(-1)
-		if p.Partition != nil {
-			n = *p.Partition
-		}
-		return p.Topic + strconv.Itoa(int(n))
+	key := func(p deleteOffsetsPartition) string {
+		return p.Topic + strconv.Itoa(int(output.PartitionNumber(p.Partition)))
 	}
-	slices.SortStableFunc(ps, func(a, b DeleteOffsetsPartition) int {
+	slices.SortStableFunc(ps, func(a, b deleteOffsetsPartition) int {
 		// Java's key alone can tie ("t1"+"0" = "t"+"10"); topic then
 		// partition break the tie so the order is still stable.
 		return cmp.Or(cmp.Compare(key(a), key(b)), cmp.Compare(a.Topic, b.Topic),
-			cmp.Compare(derefPartition(a.Partition), derefPartition(b.Partition)))
+			cmp.Compare(output.PartitionNumber(a.Partition), output.PartitionNumber(b.Partition)))
 	})
 	line := func(t, p, s string) string { return "\n" + pad(t, tw) + " " + pad(p, 10) + " " + pad(s, 15) }
 	b.WriteString(line("TOPIC", "PARTITION", "STATUS"))
@@ -583,26 +584,8 @@ func JavaDeleteOffsetsResult(w io.Writer, r DeleteOffsetsOutcome) error {
 		if p.Error != nil {
 			status = "Error: " + *p.Error
 		}
-		b.WriteString(line(p.Topic, intCell(p.Partition), status))
+		b.WriteString(line(p.Topic, output.IntCell(p.Partition), status))
 	}
 	b.WriteString("\n")
 	return writeAll(w, b.String())
-}
-
-func derefPartition(p *int32) int32 {
-	if p == nil {
-		return -1
-	}
-	return *p
-}
-
-// JavaExceptionText returns what the Java tool prints for a Kafka error
-// code in --delete and --delete-offsets results (the exception's
-// toString()), for the codes those commands commonly meet: 3
-// UNKNOWN_TOPIC_OR_PARTITION, 24 INVALID_GROUP_ID, 68 NON_EMPTY_GROUP, 69
-// GROUP_ID_NOT_FOUND, 86 GROUP_SUBSCRIBED_TO_TOPIC. ok is false for any
-// other code; the caller then supplies its own text. The texts are
-// vocab.JavaException's; this keeps the int16 of the wire protocol.
-func JavaExceptionText(code int16) (text string, ok bool) {
-	return vocab.JavaException(vocab.Code(code))
 }

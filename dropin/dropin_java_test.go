@@ -1,4 +1,4 @@
-package commands_test
+package dropin_test
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
@@ -86,31 +87,24 @@ func TestDropInSideBySide(t *testing.T) {
 	par("awk_pipe", diAwkPipe)
 }
 
-// diRun is one run of either tool.
-type diRun struct {
-	code           int
-	stdout, stderr string
-}
-
-func diJava(t *testing.T, e *kafkatest.Env, args ...string) diRun {
+func diJava(t *testing.T, e *kafkatest.Env, args ...string) clitest.Result {
 	t.Helper()
 	out, errs, code := e.JavaTool(t, append([]string{"--bootstrap-server", e.Bootstrap}, args...)...)
-	return diRun{code, out, errs}
+	return clitest.Result{Code: code, Stdout: out, Stderr: errs}
 }
 
-func diKcg(t *testing.T, e *kafkatest.Env, args ...string) diRun {
+func diKcg(t *testing.T, e *kafkatest.Env, args ...string) clitest.Result {
 	t.Helper()
-	r := kcg(t, append([]string{"--bootstrap-server", e.Bootstrap}, args...)...)
-	return diRun{r.code, r.stdout, r.stderr}
+	return kcg(t, append([]string{"--bootstrap-server", e.Bootstrap}, args...)...)
 }
 
 // diBoth runs args through both tools and checks the exit codes.
-func diBoth(t *testing.T, e *kafkatest.Env, javaCode, kcgCode int, args ...string) (j, k diRun) {
+func diBoth(t *testing.T, e *kafkatest.Env, javaCode, kcgCode int, args ...string) (j, k clitest.Result) {
 	t.Helper()
 	j, k = diJava(t, e, args...), diKcg(t, e, args...)
-	if j.code != javaCode || k.code != kcgCode {
+	if j.Code != javaCode || k.Code != kcgCode {
 		t.Fatalf("%q: exit java %d kcg %d, want %d and %d\njava stdout:\n%s\njava stderr:\n%s\nkcg stdout:\n%s\nkcg stderr:\n%s",
-			args, j.code, k.code, javaCode, kcgCode, j.stdout, diHead(j.stderr), k.stdout, k.stderr)
+			args, j.Code, k.Code, javaCode, kcgCode, j.Stdout, diHead(j.Stderr), k.Stdout, k.Stderr)
 	}
 	return j, k
 }
@@ -215,16 +209,16 @@ func diCommittedSame(t *testing.T, e *kafkatest.Env, gj, gk string, pairs ...str
 
 // diReset runs one reset on the Java group and the kcg group, compares
 // stdout (rows sorted) and stderr notices, and returns both.
-func diReset(t *testing.T, e *kafkatest.Env, gj, gk string, javaCode, kcgCode int, args ...string) (j, k diRun) {
+func diReset(t *testing.T, e *kafkatest.Env, gj, gk string, javaCode, kcgCode int, args ...string) (j, k clitest.Result) {
 	t.Helper()
 	ja := append([]string{"--reset-offsets", "--group", gj}, args...)
 	ka := append([]string{"--reset-offsets", "--group", gk}, args...)
 	j, k = diJava(t, e, ja...), diKcg(t, e, ka...)
-	if j.code != javaCode || k.code != kcgCode {
-		t.Fatalf("%q: exit java %d kcg %d, want %d and %d\njava:\n%s%s\nkcg:\n%s%s", args, j.code, k.code, javaCode, kcgCode, j.stdout, diHead(j.stderr), k.stdout, k.stderr)
+	if j.Code != javaCode || k.Code != kcgCode {
+		t.Fatalf("%q: exit java %d kcg %d, want %d and %d\njava:\n%s%s\nkcg:\n%s%s", args, j.Code, k.Code, javaCode, kcgCode, j.Stdout, diHead(j.Stderr), k.Stdout, k.Stderr)
 	}
-	diSameSorted(t, fmt.Sprintf("reset %q stdout", args), j.stdout, diRename(k.stdout, gj, gk))
-	diSame(t, fmt.Sprintf("reset %q stderr", args), diNotices(j.stderr), diRename(diNotices(k.stderr), gj, gk))
+	diSameSorted(t, fmt.Sprintf("reset %q stdout", args), j.Stdout, diRename(k.Stdout, gj, gk))
+	diSame(t, fmt.Sprintf("reset %q stderr", args), diNotices(j.Stderr), diRename(diNotices(k.Stderr), gj, gk))
 	return j, k
 }
 
@@ -233,8 +227,8 @@ func diReset(t *testing.T, e *kafkatest.Env, gj, gk string, javaCode, kcgCode in
 func diMissingGroupReset(t *testing.T, e *kafkatest.Env) {
 	gj, gk := diPair(t, "missing")
 	j, _ := diReset(t, e, gj, gk, 0, 0, "--all-topics", "--to-current", "--execute")
-	if !strings.Contains(j.stdout, "NEW-OFFSET") {
-		t.Fatalf("no header:\n%s", j.stdout)
+	if !strings.Contains(j.Stdout, "NEW-OFFSET") {
+		t.Fatalf("no header:\n%s", j.Stdout)
 	}
 	if c := diCommitted(t, e, gk); c != "map[]" {
 		t.Fatalf("kcg committed %s", c)
@@ -265,10 +259,10 @@ func diToOffsetGroups(t *testing.T, e *kafkatest.Env) {
 	args := []string{"--topic", topic, "--to-offset", "50", "--execute"}
 	j := diJava(t, e, append([]string{"--reset-offsets", "--group", gj, "--group", g2j}, args...)...)
 	k := diKcg(t, e, append([]string{"--reset-offsets", "--group", gk, "--group", g2k}, args...)...)
-	if j.code != 0 || k.code != 0 {
-		t.Fatalf("exit %d %d\n%s\n%s", j.code, k.code, j.stdout, k.stderr)
+	if j.Code != 0 || k.Code != 0 {
+		t.Fatalf("exit %d %d\n%s\n%s", j.Code, k.Code, j.Stdout, k.Stderr)
 	}
-	diSameSorted(t, "two groups", j.stdout, diRename(k.stdout, gj, gk, g2j, g2k))
+	diSameSorted(t, "two groups", j.Stdout, diRename(k.Stdout, gj, gk, g2j, g2k))
 	diCommittedSame(t, e, gj, gk)
 	diCommittedSame(t, e, g2j, g2k)
 }
@@ -302,9 +296,9 @@ func diAllGroups(t *testing.T, e *kafkatest.Env) {
 		{"--reset-offsets", "--all-groups", "--topic", t1, "--to-offset", "50", "--dry-run", "--export"},
 	} {
 		j, k := diBoth(t, e, 0, 0, args...)
-		diSameSorted(t, fmt.Sprintf("%q", args), ours(j.stdout), ours(k.stdout))
-		if n := strings.Count(ours(k.stdout), prefix); n < 3 {
-			t.Fatalf("%q: %d rows of our groups\n%s", args, n, k.stdout)
+		diSameSorted(t, fmt.Sprintf("%q", args), ours(j.Stdout), ours(k.Stdout))
+		if n := strings.Count(ours(k.Stdout), prefix); n < 3 {
+			t.Fatalf("%q: %d rows of our groups\n%s", args, n, k.Stdout)
 		}
 	}
 }
@@ -342,8 +336,8 @@ func diTimeStrategies(t *testing.T, e *kafkatest.Env) {
 	e.Commit(t, gj, topic, map[int32]int64{0: 10})
 	e.Commit(t, gk, topic, map[int32]int64{0: 10})
 	j, _ := diReset(t, e, gj, gk, 0, 0, "--all-topics", "--by-duration", "PT0.1S", "--execute")
-	if !strings.Contains(j.stdout, "Warn: Partition 0 from topic "+topic+" is empty. Falling back to latest known offset.") {
-		t.Fatalf("no Warn line:\n%s", j.stdout)
+	if !strings.Contains(j.Stdout, "Warn: Partition 0 from topic "+topic+" is empty. Falling back to latest known offset.") {
+		t.Fatalf("no Warn line:\n%s", j.Stdout)
 	}
 	check(100)
 	// 11: an empty topic, a group that does not exist.
@@ -422,20 +416,20 @@ func diExportImport(t *testing.T, e *kafkatest.Env) {
 	for _, groups := range [][]string{{"--group", g}, {"--group", g, "--group", g2}} {
 		args := append(append([]string{"--reset-offsets"}, groups...), "--all-topics", "--to-offset", "2", "--export")
 		j, k := diBoth(t, e, 0, 0, args...)
-		diSameSorted(t, "CSV", j.stdout, k.stdout)
-		if !strings.HasSuffix(k.stdout, "\n\n") || strings.Join(diSorted(strings.TrimSpace(k.stdout)), "\n") != strings.TrimSpace(k.stdout) {
-			t.Fatalf("kcg CSV not sorted or without the final empty line: %q", k.stdout)
+		diSameSorted(t, "CSV", j.Stdout, k.Stdout)
+		if !strings.HasSuffix(k.Stdout, "\n\n") || strings.Join(diSorted(strings.TrimSpace(k.Stdout)), "\n") != strings.TrimSpace(k.Stdout) {
+			t.Fatalf("kcg CSV not sorted or without the final empty line: %q", k.Stdout)
 		}
 		file := filepath.Join(dir, fmt.Sprintf("plan-%d.csv", len(groups)))
-		if err := os.WriteFile(file, []byte(j.stdout), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(j.Stdout), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		for _, imp := range [][]string{groups, {"--group", g}} {
 			args := append(append([]string{"--reset-offsets"}, imp...), "--from-file", file, "--dry-run")
 			j, k := diBoth(t, e, 0, 0, args...)
-			diSameSorted(t, fmt.Sprintf("from-file %q", imp), j.stdout, k.stdout)
-			if !strings.Contains(k.stdout, topic+" ") || !strings.Contains(k.stdout, " 2\n") {
-				t.Fatalf("from-file plan:\n%s", k.stdout)
+			diSameSorted(t, fmt.Sprintf("from-file %q", imp), j.Stdout, k.Stdout)
+			if !strings.Contains(k.Stdout, topic+" ") || !strings.Contains(k.Stdout, " 2\n") {
+				t.Fatalf("from-file plan:\n%s", k.Stdout)
 			}
 		}
 	}
@@ -467,23 +461,23 @@ func diValidation(t *testing.T, e *kafkatest.Env) {
 		append(b, "--help"),
 	} {
 		jo, je, jc := e.JavaTool(t, args...)
-		j, k := diRun{jc, jo, je}, kcg(t, args...)
-		if j.code != 1 || (k.code != 64 && !(k.code == 0 && args[len(args)-1] == "--help")) {
-			t.Fatalf("%q: exit java %d kcg %d", args, j.code, k.code)
+		j, k := clitest.Result{Code: jc, Stdout: jo, Stderr: je}, kcg(t, args...)
+		if j.Code != 1 || (k.Code != 64 && !(k.Code == 0 && args[len(args)-1] == "--help")) {
+			t.Fatalf("%q: exit java %d kcg %d", args, j.Code, k.Code)
 		}
-		want := diNotices(j.stderr)
-		if first := strings.SplitN(j.stderr, "\n", 2)[0]; strings.HasPrefix(first, "Exception in thread \"main\" ") {
+		want := diNotices(j.Stderr)
+		if first := strings.SplitN(j.Stderr, "\n", 2)[0]; strings.HasPrefix(first, "Exception in thread \"main\" ") {
 			want = strings.TrimPrefix(first, "Exception in thread \"main\" ") + "\n"
 		}
-		diSame(t, fmt.Sprintf("%q stderr", args), diSetOrder(want), diSetOrder(k.stderr))
-		if j.stdout != "" || k.stdout != "" {
-			t.Fatalf("%q: stdout java %q kcg %q", args, j.stdout, k.stdout)
+		diSame(t, fmt.Sprintf("%q stderr", args), diSetOrder(want), diSetOrder(k.Stderr))
+		if j.Stdout != "" || k.Stdout != "" {
+			t.Fatalf("%q: stdout java %q kcg %q", args, j.Stdout, k.Stdout)
 		}
 	}
 	// 47: --version prints a version on stdout, exit 0 (kcg's own version).
 	j, k := diJava(t, e, "--version"), diKcg(t, e, "--version")
-	if j.code != 0 || k.code != 0 || strings.TrimSpace(j.stdout) != e.Version || strings.TrimSpace(k.stdout) == "" {
-		t.Fatalf("--version: java %d %q, kcg %d %q", j.code, j.stdout, k.code, k.stdout)
+	if j.Code != 0 || k.Code != 0 || strings.TrimSpace(j.Stdout) != e.Version || strings.TrimSpace(k.Stdout) == "" {
+		t.Fatalf("--version: java %d %q, kcg %d %q", j.Code, j.Stdout, k.Code, k.Stdout)
 	}
 }
 
@@ -522,34 +516,34 @@ func diResetErrors(t *testing.T, e *kafkatest.Env) {
 		{[]string{"--topic", topic, "--to-datetime", "2024-01-01 00:00:00.000", "--dry-run"}, 0},
 	} {
 		j, k := diBoth(t, e, c.javaCode, 64, append([]string{"--reset-offsets", "--group", g}, c.args...)...)
-		diSame(t, fmt.Sprintf("%q stdout", c.args), j.stdout, k.stdout)
+		diSame(t, fmt.Sprintf("%q stdout", c.args), j.Stdout, k.Stdout)
 		// Java lists the scenarios in Set order; compare up to them.
 		cut := func(s string) string { return strings.SplitN(s, "scenarios: ", 2)[0] }
-		diSame(t, fmt.Sprintf("%q stderr", c.args), cut(diNotices(j.stderr)), cut(k.stderr))
+		diSame(t, fmt.Sprintf("%q stderr", c.args), cut(diNotices(j.Stderr)), cut(k.Stderr))
 	}
 	if c := diCommitted(t, e, g); c != fmt.Sprintf("map[%s:map[0:3]]", topic) {
 		t.Fatalf("committed %s", c)
 	}
 	// 28: --to-current on a partition without a commit: its log end.
 	j, k := diBoth(t, e, 0, 0, "--reset-offsets", "--group", g, "--topic", other, "--to-current", "--dry-run")
-	diSame(t, "to-current without commit", j.stdout, k.stdout)
+	diSame(t, "to-current without commit", j.Stdout, k.Stdout)
 	// 31, deliberate difference: seconds without milliseconds. Java: Unparseable
 	// date, exit 0; kcg reads it as the same instant with .000.
 	j, k = diBoth(t, e, 0, 0, "--reset-offsets", "--group", g, "--topic", topic, "--to-datetime", "2024-01-01T00:00:00", "--dry-run")
-	if !strings.Contains(j.stdout, `Unparseable date: "2024-01-01T00:00:00Z"`) || !strings.Contains(k.stdout, "NEW-OFFSET") {
-		t.Fatalf("31: java:\n%s\nkcg:\n%s", j.stdout, k.stdout)
+	if !strings.Contains(j.Stdout, `Unparseable date: "2024-01-01T00:00:00Z"`) || !strings.Contains(k.Stdout, "NEW-OFFSET") {
+		t.Fatalf("31: java:\n%s\nkcg:\n%s", j.Stdout, k.Stdout)
 	}
 	_, want := diBoth(t, e, 0, 0, "--reset-offsets", "--group", g, "--topic", topic, "--to-datetime", "2024-01-01T00:00:00.000", "--dry-run")
-	diSame(t, "31 kcg: seconds and .000", want.stdout, k.stdout)
+	diSame(t, "31 kcg: seconds and .000", want.Stdout, k.Stdout)
 	// 32: a file without the group.
 	file := filepath.Join(t.TempDir(), "other.csv")
 	if err := os.WriteFile(file, []byte("someone-else,"+topic+",0,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	j, k = diBoth(t, e, 0, 0, "--reset-offsets", "--group", g, "--from-file", file, "--dry-run")
-	diSame(t, "32", j.stdout, k.stdout)
-	if !strings.Contains(k.stdout, "Error: No reset plan for group "+g+" found.") {
-		t.Fatalf("32:\n%s", k.stdout)
+	diSame(t, "32", j.Stdout, k.Stdout)
+	if !strings.Contains(k.Stdout, "Error: No reset plan for group "+g+" found.") {
+		t.Fatalf("32:\n%s", k.Stdout)
 	}
 }
 
@@ -567,8 +561,8 @@ func diClamp(t *testing.T, e *kafkatest.Env) {
 		{[]string{"--to-offset", "99"}, "6"},
 	} {
 		j, _ := diReset(t, e, g, g, 0, 0, append([]string{"--topic", topic, "--dry-run"}, c.args...)...)
-		if !strings.HasSuffix(j.stdout, " "+c.want+"\n") || !strings.Contains(j.stderr, "WARN New offset") {
-			t.Fatalf("%q:\n%s\n%s", c.args, j.stdout, j.stderr)
+		if !strings.HasSuffix(j.Stdout, " "+c.want+"\n") || !strings.Contains(j.Stderr, "WARN New offset") {
+			t.Fatalf("%q:\n%s\n%s", c.args, j.Stdout, j.Stderr)
 		}
 	}
 }
@@ -582,8 +576,8 @@ func diActiveGroupReset(t *testing.T, e *kafkatest.Env) {
 	e.ClassicMember(t, g, topic)
 	for _, mode := range []string{"--dry-run", "--execute"} {
 		j, _ := diReset(t, e, g, g, 0, 3, "--topic", topic, "--to-earliest", mode)
-		if !strings.Contains(j.stdout, "Error: Assignments can only be reset if the group '"+g+"' is inactive, but the current state is Stable.") {
-			t.Fatalf("java:\n%s", j.stdout)
+		if !strings.Contains(j.Stdout, "Error: Assignments can only be reset if the group '"+g+"' is inactive, but the current state is Stable.") {
+			t.Fatalf("java:\n%s", j.Stdout)
 		}
 	}
 	if c := diCommitted(t, e, g); c != fmt.Sprintf("map[%s:map[0:3]]", topic) {
@@ -596,13 +590,13 @@ func diDescribeMissing(t *testing.T, e *kafkatest.Env) {
 	g := kafkatest.UniqueName(t, "missing")
 	for _, view := range [][]string{nil, {"--offsets", "--verbose"}, {"--members"}, {"--state", "--verbose"}} {
 		j, k := diBoth(t, e, 0, 1, append([]string{"--describe", "--group", g}, view...)...)
-		diSame(t, fmt.Sprintf("%q stdout", view), j.stdout, k.stdout)
-		diSame(t, fmt.Sprintf("%q stderr", view), diNotices(j.stderr), k.stderr)
+		diSame(t, fmt.Sprintf("%q stdout", view), j.Stdout, k.Stdout)
+		diSame(t, fmt.Sprintf("%q stderr", view), diNotices(j.Stderr), k.Stderr)
 	}
 	j, k := diBoth(t, e, 0, 1, "--describe", "--group", g, "--timeout", "1")
 	const prefix = "\nError: Executing consumer group command failed due to "
-	if !strings.HasPrefix(j.stdout, prefix+"org.apache.kafka.common.errors.TimeoutException") || !strings.HasPrefix(k.stdout, prefix) {
-		t.Fatalf("44: java %q kcg %q", j.stdout, k.stdout)
+	if !strings.HasPrefix(j.Stdout, prefix+"org.apache.kafka.common.errors.TimeoutException") || !strings.HasPrefix(k.Stdout, prefix) {
+		t.Fatalf("44: java %q kcg %q", j.Stdout, k.Stdout)
 	}
 }
 
@@ -618,11 +612,11 @@ func diViews(t *testing.T, e *kafkatest.Env, sorted bool, groups ...string) {
 		}
 		j, k := diBoth(t, e, 0, 0, append(args, view...)...)
 		if sorted {
-			diSameSorted(t, fmt.Sprintf("%q stdout", view), j.stdout, k.stdout)
+			diSameSorted(t, fmt.Sprintf("%q stdout", view), j.Stdout, k.Stdout)
 		} else {
-			diSame(t, fmt.Sprintf("%q stdout", view), j.stdout, k.stdout)
+			diSame(t, fmt.Sprintf("%q stdout", view), j.Stdout, k.Stdout)
 		}
-		diSame(t, fmt.Sprintf("%q stderr", view), diNotices(j.stderr), k.stderr)
+		diSame(t, fmt.Sprintf("%q stderr", view), diNotices(j.Stderr), k.Stderr)
 	}
 }
 
@@ -637,7 +631,7 @@ func diDescribeOneMember(t *testing.T, e *kafkatest.Env) {
 	diViews(t, e, false, g)
 	m.Stop()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(kcg(t, "--bootstrap-server", e.Bootstrap, "--describe", "--group", g, "--state").stdout, " Empty ") {
+	for !strings.Contains(kcg(t, "--bootstrap-server", e.Bootstrap, "--describe", "--group", g, "--state").Stdout, " Empty ") {
 		if time.Now().After(deadline) {
 			t.Fatal("group did not become Empty")
 		}
@@ -705,24 +699,24 @@ func diList(t *testing.T, e *kafkatest.Env) {
 		// the broker, and tests in other packages create and delete groups
 		// on the same broker meanwhile: compare this scenario's rows field
 		// by field, and check each tool's padding against its own output.
-		diSameSorted(t, fmt.Sprintf("%q", args), fieldsOf(ours(j.stdout)), fieldsOf(ours(k.stdout)))
-		checkListPadding(t, "java "+fmt.Sprintf("%q", args), j.stdout)
-		checkListPadding(t, "kcg "+fmt.Sprintf("%q", args), k.stdout)
+		diSameSorted(t, fmt.Sprintf("%q", args), fieldsOf(ours(j.Stdout)), fieldsOf(ours(k.Stdout)))
+		checkListPadding(t, "java "+fmt.Sprintf("%q", args), j.Stdout)
+		checkListPadding(t, "kcg "+fmt.Sprintf("%q", args), k.Stdout)
 		var rows []string
-		for _, l := range strings.Split(strings.TrimSpace(k.stdout), "\n") {
+		for _, l := range strings.Split(strings.TrimSpace(k.Stdout), "\n") {
 			if !strings.HasPrefix(l, "GROUP ") {
 				rows = append(rows, l)
 			}
 		}
 		if !sort.StringsAreSorted(rows) {
-			t.Fatalf("%q: kcg rows not sorted:\n%s", args, k.stdout)
+			t.Fatalf("%q: kcg rows not sorted:\n%s", args, k.Stdout)
 		}
 	}
 	for _, args := range [][]string{{"--list", "--state", "bad, wrong"}, {"--list", "--type", "Share"}, {"--list", "--state", "   ,   ,"}} {
 		j, k := diBoth(t, e, 1, 64, args...)
 		// Java lists the valid values in Set order; compare up to them.
 		cut := func(s string) string { return strings.SplitN(s, "Valid", 2)[0] }
-		diSame(t, fmt.Sprintf("%q", args), cut(j.stderr), cut(k.stderr))
+		diSame(t, fmt.Sprintf("%q", args), cut(j.Stderr), cut(k.Stderr))
 	}
 }
 
@@ -765,31 +759,31 @@ func diDelete(t *testing.T, e *kafkatest.Env) {
 	e.ClassicMember(t, active, topic)
 	missing := kafkatest.UniqueName(t, "missing")
 	j, k := diBoth(t, e, 0, 1, "--delete", "--group", missing, "--group", active)
-	diSameSorted(t, "53, 54", j.stdout, k.stdout)
+	diSameSorted(t, "53, 54", j.Stdout, k.Stdout)
 	for _, want := range []string{"* Group '" + missing + "' could not be deleted due to: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.",
 		"* Group '" + active + "' could not be deleted due to: org.apache.kafka.common.errors.GroupNotEmptyException: The group is not empty."} {
-		if !strings.Contains(k.stdout, want) {
-			t.Fatalf("kcg lacks %q:\n%s", want, k.stdout)
+		if !strings.Contains(k.Stdout, want) {
+			t.Fatalf("kcg lacks %q:\n%s", want, k.Stdout)
 		}
 	}
 	gj, gk := diPair(t, "empty")
 	e.Commit(t, gj, topic, map[int32]int64{0: 1})
 	e.Commit(t, gk, topic, map[int32]int64{0: 1})
 	j, k = diJava(t, e, "--delete", "--group", gj), diKcg(t, e, "--delete", "--group", gk)
-	if j.code != 0 || k.code != 0 {
-		t.Fatalf("55: exit %d %d", j.code, k.code)
+	if j.Code != 0 || k.Code != 0 {
+		t.Fatalf("55: exit %d %d", j.Code, k.Code)
 	}
-	diSame(t, "55", j.stdout, diRename(k.stdout, gj, gk))
+	diSame(t, "55", j.Stdout, diRename(k.Stdout, gj, gk))
 	hj, hk := diPair(t, "ok")
 	e.Commit(t, hj, topic, map[int32]int64{0: 1})
 	e.Commit(t, hk, topic, map[int32]int64{0: 1})
 	j, k = diJava(t, e, "--delete", "--group", hj, "--group", missing), diKcg(t, e, "--delete", "--group", hk, "--group", missing)
-	if j.code != 0 || k.code != 1 {
-		t.Fatalf("57: exit %d %d", j.code, k.code)
+	if j.Code != 0 || k.Code != 1 {
+		t.Fatalf("57: exit %d %d", j.Code, k.Code)
 	}
-	diSame(t, "57", j.stdout, diRename(k.stdout, hj, hk))
-	if !strings.Contains(k.stdout, "These consumer groups were deleted successfully: '"+hk+"'") {
-		t.Fatalf("57:\n%s", k.stdout)
+	diSame(t, "57", j.Stdout, diRename(k.Stdout, hj, hk))
+	if !strings.Contains(k.Stdout, "These consumer groups were deleted successfully: '"+hk+"'") {
+		t.Fatalf("57:\n%s", k.Stdout)
 	}
 }
 
@@ -806,24 +800,24 @@ func diDeleteAllGroups(t *testing.T, e *kafkatest.Env) {
 			e.Commit(t, g, topic, map[int32]int64{0: 1})
 			want = append(want, "'"+g+"'")
 		}
-		var r diRun
+		var r clitest.Result
 		if tool == "java" {
 			r = diJava(t, e, "--delete", "--all-groups")
 		} else {
 			r = diKcg(t, e, "--delete", "--all-groups")
 		}
-		if !strings.HasPrefix(r.stdout, "Deletion of requested consumer groups (") || !strings.Contains(r.stdout, ") was successful.") {
-			t.Fatalf("%s:\n%s", tool, r.stdout)
+		if !strings.HasPrefix(r.Stdout, "Deletion of requested consumer groups (") || !strings.Contains(r.Stdout, ") was successful.") {
+			t.Fatalf("%s:\n%s", tool, r.Stdout)
 		}
 		for _, g := range want {
-			if !strings.Contains(r.stdout, g) {
-				t.Fatalf("%s: %s not reported:\n%s", tool, g, r.stdout)
+			if !strings.Contains(r.Stdout, g) {
+				t.Fatalf("%s: %s not reported:\n%s", tool, g, r.Stdout)
 			}
 		}
-		if tool == "kcg" && !strings.Contains(r.stdout, strings.Join(want, ", ")) {
-			t.Fatalf("kcg: not sorted:\n%s", r.stdout)
+		if tool == "kcg" && !strings.Contains(r.Stdout, strings.Join(want, ", ")) {
+			t.Fatalf("kcg: not sorted:\n%s", r.Stdout)
 		}
-		if list := kcg(t, "--bootstrap-server", e.Bootstrap, "--list").stdout; strings.Contains(list, prefix+"-"+tool) {
+		if list := kcg(t, "--bootstrap-server", e.Bootstrap, "--list").Stdout; strings.Contains(list, prefix+"-"+tool) {
 			t.Fatalf("%s: groups left:\n%s", tool, list)
 		}
 	}
@@ -847,7 +841,7 @@ func diDeleteOffsets(t *testing.T, e *kafkatest.Env) {
 		{stable, unknown + ":0"}, {stable, unknown},
 	} {
 		j, k := diBoth(t, e, 0, 1, "--delete-offsets", "--group", c.group, "--topic", c.topic)
-		diSame(t, fmt.Sprintf("%s %s", c.group, c.topic), j.stdout, k.stdout)
+		diSame(t, fmt.Sprintf("%s %s", c.group, c.topic), j.Stdout, k.Stdout)
 	}
 	// 61: Empty groups, one per tool.
 	for _, topics := range [][]string{{topic + ":0"}, {topic}, {topic, unknown}} {
@@ -863,10 +857,10 @@ func diDeleteOffsets(t *testing.T, e *kafkatest.Env) {
 			want = 1
 		}
 		j, k := diJava(t, e, ja...), diKcg(t, e, ka...)
-		if j.code != 0 || k.code != want {
-			t.Fatalf("61 %q: exit %d %d\n%s", topics, j.code, k.code, k.stdout)
+		if j.Code != 0 || k.Code != want {
+			t.Fatalf("61 %q: exit %d %d\n%s", topics, j.Code, k.Code, k.Stdout)
 		}
-		diSame(t, fmt.Sprintf("61 %q", topics), j.stdout, diRename(k.stdout, gj, gk))
+		diSame(t, fmt.Sprintf("61 %q", topics), j.Stdout, diRename(k.Stdout, gj, gk))
 		diCommittedSame(t, e, gj, gk)
 	}
 }
@@ -881,10 +875,10 @@ func diValidateRegex(t *testing.T, e *kafkatest.Env) {
 		if strings.Contains(j, "invalid") {
 			want = 1
 		}
-		if jc != 0 || k.code != want {
-			t.Fatalf("%q: exit %d %d", re, jc, k.code)
+		if jc != 0 || k.Code != want {
+			t.Fatalf("%q: exit %d %d", re, jc, k.Code)
 		}
-		diSame(t, re, j, k.stdout)
+		diSame(t, re, j, k.Stdout)
 	}
 }
 
@@ -914,7 +908,7 @@ func diAwkPipe(t *testing.T, e *kafkatest.Env) {
 	}
 	j := diJava(t, e, "--describe", "--group", g)
 	awk := exec.Command("sh", "-c", `awk 'NR>2 {sum += $6} END {print sum}'`)
-	awk.Stdin = strings.NewReader(j.stdout)
+	awk.Stdin = strings.NewReader(j.Stdout)
 	javaOut, err := awk.Output()
 	if err != nil {
 		t.Fatalf("awk: %v", err)

@@ -1,0 +1,69 @@
+// Package clitest runs the real kcg application in tests, in-process with
+// buffers for its streams, for the tests of commands (kcg's own commands)
+// and of dropin (the Java command line). It is imported only by tests.
+package clitest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/commands"
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+)
+
+// Result is one run of the application (or of the Java tool, in the
+// side-by-side tests).
+type Result struct {
+	Code   int
+	Stdout string
+	Stderr string
+}
+
+// Run runs the application with args (without the program name) and
+// returns its exit code and output. Environment variables (urfave/cli
+// reads KCG_BOOTSTRAP_SERVER and the like from the process) are set with
+// t.Setenv.
+func Run(t testing.TB, args ...string) Result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
+		In: strings.NewReader(""), Out: &out, Err: &errb,
+	})
+	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
+}
+
+// MustCode fails the test unless the run exited with code.
+func (r Result) MustCode(t testing.TB, code int) Result {
+	t.Helper()
+	if r.Code != code {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.Code, code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// Rows returns the whitespace-split lines of s that start with prefix.
+func Rows(s, prefix string) [][]string {
+	var out [][]string
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && f[0] == prefix {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Records returns n records with the values pay-0 ... pay-<n-1>.
+func Records(n int) []kafkatest.Record {
+	out := make([]kafkatest.Record, n)
+	for i := range out {
+		out[i] = kafkatest.Record{Value: fmt.Sprintf("pay-%d", i)}
+	}
+	return out
+}
