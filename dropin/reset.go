@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -66,7 +66,7 @@ func (d *dropIn) resetOffsets() error {
 	}
 
 	names := vocab.Dedupe(groups)
-	sort.Strings(names)
+	slices.Sort(names)
 	for _, g := range names {
 		if a, ok := active[g]; ok {
 			fmt.Fprintf(notes, "\nError: Assignments can only be reset if the group '%s' is inactive, but the current state is %s.\n", g, a.State)

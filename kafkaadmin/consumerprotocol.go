@@ -1,10 +1,11 @@
 package kafkaadmin
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Subscription is a classic consumer's ConsumerProtocolSubscription, the
@@ -125,10 +126,10 @@ func (r *reader) topicPartitions() []TopicPartitions {
 		for j := 0; j < m && r.err == nil; j++ {
 			tp.Partitions = append(tp.Partitions, r.int32())
 		}
-		sort.Slice(tp.Partitions, func(a, b int) bool { return tp.Partitions[a] < tp.Partitions[b] })
+		slices.Sort(tp.Partitions)
 		out = append(out, tp)
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Topic < out[b].Topic })
+	slices.SortFunc(out, func(a, b TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
 	return out
 }
 
@@ -160,7 +161,7 @@ func DecodeSubscription(b []byte) (Subscription, error) {
 	if r.err != nil {
 		return s, fmt.Errorf("consumer subscription v%d: %w", s.Version, r.err)
 	}
-	sort.Strings(s.Topics)
+	slices.Sort(s.Topics)
 	return s, nil
 }
 

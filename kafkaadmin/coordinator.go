@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -119,7 +118,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 					errs[g] = e
 					mu.Unlock()
 				}
-				sort.Strings(again)
+				slices.Sort(again)
 				pending = again
 				return lastErr
 			})

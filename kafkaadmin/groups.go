@@ -1,10 +1,11 @@
 package kafkaadmin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -134,7 +135,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 		}
 		out = append(out, g)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Group < out[j].Group })
+	slices.SortFunc(out, func(a, b GroupListing) int { return cmp.Compare(a.Group, b.Group) })
 	return out, nil
 }
 
@@ -359,7 +360,7 @@ func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsRes
 		}
 		d.Members = append(d.Members, mem)
 	}
-	sort.Slice(d.Members, func(i, j int) bool { return d.Members[i].MemberID < d.Members[j].MemberID })
+	slices.SortFunc(d.Members, func(a, b Member) int { return cmp.Compare(a.MemberID, b.MemberID) })
 	return d
 }
 
@@ -397,10 +398,10 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 				name = names[tp.TopicID]
 			}
 			ps := append([]int32(nil), tp.Partitions...)
-			sort.Slice(ps, func(i, j int) bool { return ps[i] < ps[j] })
+			slices.Sort(ps)
 			out = append(out, TopicPartitions{Topic: name, Partitions: ps})
 		}
-		sort.Slice(out, func(i, j int) bool { return out[i].Topic < out[j].Topic })
+		slices.SortFunc(out, func(a, b TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
 		return out, nil
 	}
 	for _, m := range g.Members {
@@ -413,7 +414,7 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 			Subscribed:  append([]string(nil), m.SubscribedTopics...),
 			MemberEpoch: &mepoch,
 		}
-		sort.Strings(mem.Subscribed)
+		slices.Sort(mem.Subscribed)
 		var err error
 		if mem.Assignment, err = resolve(m.Assignment); err != nil {
 			return nil, err
@@ -431,6 +432,6 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 		}
 		d.Members = append(d.Members, mem)
 	}
-	sort.Slice(d.Members, func(i, j int) bool { return d.Members[i].MemberID < d.Members[j].MemberID })
+	slices.SortFunc(d.Members, func(a, b Member) int { return cmp.Compare(a.MemberID, b.MemberID) })
 	return d, nil
 }

@@ -1,9 +1,10 @@
 package kafkaadmin
 
 import (
+	"cmp"
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -103,7 +104,7 @@ func (c *Client) rememberBrokers(resp *kmsg.MetadataResponse) {
 		brokers[b.NodeID] = br
 		info.Brokers = append(info.Brokers, br)
 	}
-	sort.Slice(info.Brokers, func(i, j int) bool { return info.Brokers[i].ID < info.Brokers[j].ID })
+	slices.SortFunc(info.Brokers, func(a, b Broker) int { return cmp.Compare(a.ID, b.ID) })
 	c.mu.Lock()
 	c.brokers = brokers
 	c.cluster = info
@@ -144,7 +145,7 @@ func (c *Client) cachedTopics(tps []TopicPartition) map[string]TopicInfo {
 			return nil
 		}
 		ps := e.info.Partitions
-		i := sort.Search(len(ps), func(i int) bool { return ps[i].Partition >= tp.Partition })
+		i, _ := slices.BinarySearchFunc(ps, tp.Partition, func(p PartitionInfo, n int32) int { return cmp.Compare(p.Partition, n) })
 		if i == len(ps) || ps[i].Partition != tp.Partition || ps[i].Leader < 0 {
 			return nil
 		}
@@ -216,7 +217,7 @@ func (c *Client) Topics(ctx context.Context, names []string) (map[string]TopicIn
 		for _, p := range t.Partitions {
 			ti.Partitions = append(ti.Partitions, PartitionInfo{Partition: p.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch})
 		}
-		sort.Slice(ti.Partitions, func(i, j int) bool { return ti.Partitions[i].Partition < ti.Partitions[j].Partition })
+		slices.SortFunc(ti.Partitions, func(a, b PartitionInfo) int { return cmp.Compare(a.Partition, b.Partition) })
 		out[name] = ti
 	}
 	for _, n := range names {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -163,10 +163,7 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 						}
 					}
 					if out != nil {
-						sort.Slice(out.Invalid, func(i, j int) bool {
-							a, b := out.Invalid[i], out.Invalid[j]
-							return a.Topic < b.Topic || a.Topic == b.Topic && a.Partition < b.Partition
-						})
+						vocab.SortPartitions(out.Invalid)
 						record(out)
 					}
 				}
@@ -243,7 +240,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 		for t := range topics {
 			names = append(names, t)
 		}
-		sort.Strings(names)
+		slices.Sort(names)
 		var meta map[string]TopicInfo
 		if attempt == 0 {
 			// Leaders seen a moment ago are fresh enough for a first

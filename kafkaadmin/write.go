@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -42,7 +42,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets []Offs
 	for t := range byTopic {
 		topics = append(topics, t)
 	}
-	sort.Strings(topics)
+	slices.Sort(topics)
 	req := &offsetcommit.Request{GroupID: group, GenerationID: -1, MemberID: ""}
 	for _, t := range topics {
 		req.Topics = append(req.Topics, offsetcommit.RequestTopic{Name: t, Partitions: byTopic[t]})

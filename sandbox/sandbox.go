@@ -177,9 +177,7 @@ func (s *Sandbox) seed(ctx, runCtx context.Context, now time.Time) error {
 		StartOffset:       kafka.LastOffset,
 	})
 	s.readers = append(s.readers, r)
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
+	s.wg.Go(func() {
 		// Fetch without committing: the member stays joined and its
 		// partitions show no committed offset.
 		for runCtx.Err() == nil {
@@ -187,7 +185,7 @@ func (s *Sandbox) seed(ctx, runCtx context.Context, now time.Time) error {
 				time.Sleep(100 * time.Millisecond)
 			}
 		}
-	}()
+	})
 	if _, err := s.cluster.WaitGroupStable(ctx, liveGroup, 1); err != nil {
 		return fmt.Errorf("waiting for the live member of %s: %w", liveGroup, err)
 	}

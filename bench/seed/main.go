@@ -243,9 +243,7 @@ func commitAll(ctx context.Context, cl *kgo.Client, o options, topicID [16]byte)
 		if ctx.Err() != nil {
 			break
 		}
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
+		wg.Go(func() {
 			defer func() { <-sem }()
 			if err := commitGroup(ctx, cl, o, topicID, g); err != nil {
 				mu.Lock()
@@ -257,7 +255,7 @@ func commitAll(ctx context.Context, cl *kgo.Client, o options, topicID [16]byte)
 				return
 			}
 			done.Add(1)
-		}(g)
+		})
 	}
 	wg.Wait()
 	if firstErr != nil {

@@ -1,11 +1,12 @@
 package kafkatest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
-	"sort"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -177,7 +178,7 @@ func (e *Env) Commit(t testing.TB, group, topic string, offsets map[int32]int64)
 			PartitionIndex: p, CommittedOffset: off, CommittedLeaderEpoch: -1,
 		})
 	}
-	sort.Slice(parts, func(i, j int) bool { return parts[i].PartitionIndex < parts[j].PartitionIndex })
+	slices.SortFunc(parts, func(a, b offsetcommit.RequestPartition) int { return cmp.Compare(a.PartitionIndex, b.PartitionIndex) })
 	req := &offsetcommit.Request{
 		GroupID: group, GenerationID: -1, MemberID: "",
 		Topics: []offsetcommit.RequestTopic{{Name: topic, Partitions: parts}},

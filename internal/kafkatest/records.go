@@ -3,7 +3,7 @@ package kafkatest
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/segmentio/kafka-go"
@@ -23,7 +23,7 @@ func (e *Env) DeleteRecords(t testing.TB, topic string, before map[int32]int64) 
 	for p := range before {
 		parts = append(parts, p)
 	}
-	sort.Slice(parts, func(i, j int) bool { return parts[i] < parts[j] })
+	slices.Sort(parts)
 	cl := e.kgoClient(t)
 	lowWatermarks := map[int32]int64{}
 	retry(t, fmt.Sprintf("delete records %s %v", topic, before), func(ctx context.Context) error {
