@@ -31,6 +31,12 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	if len(args) == 0 {
 		args = []string{"kcg"}
 	}
+	// Completion first: a completion request never runs a command (native
+	// or drop-in) and never connects to Kafka.
+	if completionRequested(args) {
+		complete(s, args)
+		return app.ExitOK
+	}
 	if dropin.Called(args) {
 		return dropin.Run(ctx, args, s)
 	}
@@ -61,7 +67,7 @@ func newApp(s Streams) *cli.App {
 		Reader:               s.In,
 		Writer:               s.Out,
 		ErrWriter:            s.Err,
-		EnableBashCompletion: true,
+		EnableBashCompletion: false, // completion is complete.go, before urfave/cli
 		HideHelpCommand:      true,
 		// Group ids may contain commas; repeat --group instead.
 		DisableSliceFlagSeparator: true,
