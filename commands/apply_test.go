@@ -79,7 +79,7 @@ func TestPlanWritesNothing(t *testing.T) {
 		f.plan(t, "p.yaml", append([]string{f.group, "--all-topics", "--overwrite"}, strategy...)...)
 		f.mustCommitted(t, map[int32]int64{0: 5})
 		if strategy[0] != "--shift-by" {
-			f.plan(t, "p.yaml", append([]string{f.group, fresh, "--topic", f.topic, "--overwrite"}, strategy...)...)
+			f.plan(t, "p.yaml", append([]string{f.group, fresh, "--topic", f.topic, "--overwrite", "--allow-new-group"}, strategy...)...)
 			f.mustCommitted(t, map[int32]int64{0: 5})
 			if got := f.e.Committed(t, fresh); len(got) != 0 {
 				t.Fatalf("%v: planning committed %v for a new group", strategy, got)

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -69,8 +71,10 @@ type planOptions struct {
 	out string
 	// overwrite lets --out replace an existing file.
 	overwrite bool
-	format    output.Format
-	request   groupops.PlanRequest
+	// allowNewGroup plans named groups the cluster does not list.
+	allowNewGroup bool
+	format        output.Format
+	request       groupops.PlanRequest
 }
 
 func planCommand(s Streams) *cli.Command {
@@ -84,6 +88,7 @@ func planCommand(s Streams) *cli.Command {
 	flags = append(flags,
 		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout); an existing FILE is refused"},
 		&cli.BoolFlag{Name: "overwrite", Usage: "let --out replace an existing file"},
+		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
 		&cli.StringFlag{Name: "ticket", Usage: "change ticket id, recorded in the plan and in the committed offsets' metadata"},
 		&cli.StringFlag{Name: "note", Usage: "free-text note, recorded like --ticket"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"},
@@ -117,6 +122,10 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 		return o, app.Usagef("--out FILE is required (- writes the plan to stdout)")
 	}
 	o.overwrite = c.Bool("overwrite")
+	o.allowNewGroup = c.Bool("allow-new-group")
+	if o.allowNewGroup && o.scope.all {
+		return o, app.Usagef("--allow-new-group plans named groups: give groups, not --all-groups")
+	}
 	if c.String("output") != "" {
 		if o.format, err = formatFrom(c); err != nil {
 			return o, err
@@ -162,6 +171,11 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	if err != nil {
 		return err
 	}
+	if !o.scope.all && !o.allowNewGroup {
+		if err := refuseMissingGroups(ctx, cl, groups); err != nil {
+			return err
+		}
+	}
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups)
 	if err != nil {
 		return err
@@ -172,6 +186,9 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
+	}
+	if planPartitions(plan) == 0 {
+		return app.Refused(fmt.Errorf("nothing to reset: %s in the scope given; no plan was written", nothingWhy(groups)))
 	}
 
 	data, err := resetplan.Encode(plan, resetplan.FormatForPath(o.out))
@@ -213,6 +230,39 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	}
 	fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(plan))
 	return nil
+}
+
+// refuseMissingGroups refuses (exit 3) named groups the cluster does not
+// have: most often a typo, and apply would create the group.
+func refuseMissingGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) error {
+	missing, existing, err := groupops.MissingGroups(ctx, cl, groups)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	var parts []string
+	for _, g := range missing {
+		p := fmt.Sprintf("group %q does not exist", g)
+		if near := groupops.ClosestNames(g, existing, 3); len(near) > 0 {
+			p += " (closest: " + strings.Join(near, ", ") + ")"
+		}
+		parts = append(parts, p)
+	}
+	return app.Refused(fmt.Errorf("%s; check the name, or give --allow-new-group to plan a new group on purpose; no plan was written", strings.Join(parts, "; ")))
+}
+
+func planPartitions(p *resetplan.Plan) int {
+	n := 0
+	for _, g := range p.Groups {
+		n += len(g.Partitions)
+	}
+	return n
+}
+
+func nothingWhy(groups []string) string {
+	if len(groups) == 1 {
+		return fmt.Sprintf("group %s has no partition", groups[0])
+	}
+	return fmt.Sprintf("the %d groups have no partition", len(groups))
 }
 
 // planWarning renders a Build warning for kcg's stderr.
