@@ -259,6 +259,12 @@ func WritePlanStatusTable(w io.Writer, s PlanStatus) error { return s.WriteTable
 // (cluster, active, drift, out-of-range) and every write apply would make,
 // one per row.
 func (s PlanStatus) WriteTable(w io.Writer) error {
+	// An applied plan: its currents all differ from the live offsets (they
+	// are the targets now), which is not drift.
+	if s.AlreadyApplied {
+		_, err := fmt.Fprintln(w, "already applied: every committed offset equals its target")
+		return err
+	}
 	var rows [][]string
 	if s.PlanClusterID != s.ClusterID {
 		rows = append(rows, []string{"cluster", "-", "-", "-", fmt.Sprintf("plan for %s, live cluster is %s", s.PlanClusterID, s.ClusterID)})
