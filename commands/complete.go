@@ -32,7 +32,12 @@ func complete(s Streams, args []string) {
 	if len(words) > 0 {
 		cur, words = words[len(words)-1], words[:len(words)-1]
 	}
-	for _, w := range completionWords(newApp(s), words, cur) {
+	a := newApp(s)
+	// "kcg -b H describe <TAB>": the flags before the command are its own.
+	if line, ok := hoistLeadingFlags(a, append(append([]string{"kcg"}, words...), cur)); ok {
+		words = line[1 : len(line)-1]
+	}
+	for _, w := range completionWords(a, words, cur) {
 		if strings.HasPrefix(w, cur) {
 			fmt.Fprintln(s.Out, w)
 		}
