@@ -63,7 +63,8 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 			return nil // an unknown command
 		}
 		if strings.HasPrefix(cur, "-") {
-			return []string{"--help", "--version"}
+			// Connection flags may come before the command.
+			return append(flagWords(connectionFlags()), "--help", "--version")
 		}
 		var names []string
 		for _, c := range a.VisibleCommands() {
@@ -91,8 +92,13 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 	if cur != "" && !strings.HasPrefix(cur, "-") {
 		return nil // a group name: kcg does not ask the cluster
 	}
+	return append(flagWords(cmd.VisibleFlags()), "--help")
+}
+
+// flagWords are the flags' names as typed: --long and -s.
+func flagWords(flags []cli.Flag) []string {
 	var out []string
-	for _, f := range cmd.VisibleFlags() {
+	for _, f := range flags {
 		for _, n := range f.Names() {
 			if len(n) == 1 {
 				out = append(out, "-"+n)
@@ -101,7 +107,7 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 			}
 		}
 	}
-	return append(out, "--help")
+	return out
 }
 
 func lookupFlag(cmd *cli.Command, word string) cli.Flag {
