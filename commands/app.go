@@ -11,6 +11,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kcg-dev/kcg/dropin"
@@ -31,10 +32,19 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	if len(args) == 0 {
 		args = []string{"kcg"}
 	}
-	if dropin.Called(args) {
-		return dropin.Run(ctx, args, s)
+	// Completion first: a completion request never runs a command (native
+	// or drop-in) and never connects to Kafka.
+	if completionRequested(args) {
+		complete(s, args)
+		return app.ExitOK
 	}
 	cliApp := newApp(s)
+	if native, ok := hoistLeadingFlags(cliApp, args); ok && !javaCommandLine(args) {
+		// "kcg -b H describe G", "kcg --bootstrap-server H list".
+		args = native
+	} else if dropin.Called(args) {
+		return dropin.Run(ctx, args, s)
+	}
 	if len(args) > 1 && args[1] == "help" {
 		args = append([]string{args[0], "--help"}, args[2:]...)
 	}
@@ -61,7 +71,7 @@ func newApp(s Streams) *cli.App {
 		Reader:               s.In,
 		Writer:               s.Out,
 		ErrWriter:            s.Err,
-		EnableBashCompletion: true,
+		EnableBashCompletion: false, // completion is complete.go, before urfave/cli
 		HideHelpCommand:      true,
 		// Group ids may contain commas; repeat --group instead.
 		DisableSliceFlagSeparator: true,
@@ -108,6 +118,73 @@ func commandList(s Streams) []*cli.Command {
 		versionCommand(s),
 		completionCommand(s),
 	}
+}
+
+// javaActions are the options that make a command line the Java tool's
+// wherever they appear (with --help and --version only after another
+// option: "kcg --help" is kcg's help).
+var javaActions = []string{"--list", "--describe", "--reset-offsets", "--delete", "--delete-offsets", "--validate-regex", "--help", "--version"}
+
+// javaCommandLine reports whether args is certainly the Java tool's: the
+// Java binary name, or a Java action option.
+func javaCommandLine(args []string) bool {
+	if dropin.Called(args[:1]) {
+		return true
+	}
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if slices.Contains(javaActions, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// hoistLeadingFlags moves flags typed before the command after it: "kcg
+// -b H describe G" is "kcg describe -b H G". ok is false unless args has
+// flags first and then a command whose flags they all are (with their
+// values): anything else is left to drop-in mode or urfave/cli.
+func hoistLeadingFlags(a *cli.App, args []string) (out []string, ok bool) {
+	if len(args) < 3 || !strings.HasPrefix(args[1], "-") {
+		return nil, false
+	}
+	for j := 2; j < len(args); j++ {
+		if args[j] == "--" {
+			return nil, false
+		}
+		cmd := a.Command(args[j])
+		if cmd == nil || !flagsOf(cmd, args[1:j]) {
+			continue
+		}
+		out = append([]string{args[0], args[j]}, args[1:j]...)
+		return append(out, args[j+1:]...), true
+	}
+	return nil, false
+}
+
+// flagsOf reports whether words are flags of cmd, each value-taking one
+// followed by its value (or written --flag=value).
+func flagsOf(cmd *cli.Command, words []string) bool {
+	for k := 0; k < len(words); k++ {
+		w := words[k]
+		if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
+			return false
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		f := lookupFlag(cmd, "-"+name)
+		if f == nil {
+			return false
+		}
+		if takesValue(f) && !hasValue {
+			if k+1 >= len(words) {
+				return false
+			}
+			k++
+		}
+	}
+	return true
 }
 
 // normalizeArgs lets flags follow positional arguments ("kcg describe

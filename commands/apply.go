@@ -2,8 +2,11 @@ package commands
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -38,7 +41,7 @@ func applyCommand(s Streams) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
-			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE` (default: beside the plan, PLAN.rollback-TIME.yaml)"},
+			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE`, which must not exist (default: beside the plan, PLAN.rollback-TIME.yaml)"},
 			outputFlag("table", "json", "yaml"),
 		}, connectionFlags()...),
 		Action: action(s, applyOptionsFrom, runApply),
@@ -68,15 +71,29 @@ func normalizeDigest(d string) string {
 	return d
 }
 
-// defaultRollbackPath is beside the plan, named for the time of apply so
-// an earlier rollback plan is never overwritten.
+// rollbackStampRE is the ".rollback-<stamp>" a default rollback name ends
+// with (before its extension).
+var rollbackStampRE = regexp.MustCompile(`\.rollback-[0-9]{8}T[0-9]{6}Z$`)
+
+// defaultRollbackPath is beside the plan, named for the time of apply. The
+// name never nests: the rollback of X.yaml and of X.rollback-T1.yaml are
+// both X.rollback-T2.yaml. An existing file is never overwritten (the
+// caller refuses).
 func defaultRollbackPath(planPath string, now time.Time) string {
 	stamp := now.UTC().Format("20060102T150405Z")
 	if planPath == "-" {
 		return "kcg-rollback-" + stamp + ".yaml"
 	}
 	base := strings.TrimSuffix(planPath, filepath.Ext(planPath))
+	base = rollbackStampRE.ReplaceAllString(base, "")
 	return base + ".rollback-" + stamp + ".yaml"
+}
+
+func errRollbackExists(path string, given bool) error {
+	if given {
+		return app.Usagef("--rollback-out %s exists: refusing to overwrite it; name a new file (nothing was written to Kafka)", path)
+	}
+	return app.Usagef("the rollback plan %s exists: refusing to overwrite it; name a new file with --rollback-out (nothing was written to Kafka)", path)
 }
 
 // commitMetadata is what apply stores as each offset's commit metadata: a
@@ -108,6 +125,14 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return err
 	}
 	digest := resetplan.Digest(plan)
+	// An existing --rollback-out (the plan itself, notes) is refused before
+	// connecting; writeRollback refuses again, atomically, before the
+	// first commit.
+	if o.rollbackOut != "" {
+		if _, err := os.Lstat(o.rollbackOut); err == nil {
+			return errRollbackExists(o.rollbackOut, true)
+		}
+	}
 	if o.expectDigest != "" && o.expectDigest != digest {
 		return app.Refused(fmt.Errorf("%s has digest %s, not the reviewed %s: the file changed since review; nothing was written", o.path, digest, o.expectDigest))
 	}
@@ -176,7 +201,10 @@ func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o app
 	if err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := createFile(path, data); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return "", errRollbackExists(path, o.rollbackOut != "")
+		}
 		return "", fmt.Errorf("writing the rollback plan (nothing was written to Kafka): %w", err)
 	}
 	fmt.Fprintf(s.Err, "rollback plan written to %s (digest %s)\n", path, resetplan.Digest(rb))

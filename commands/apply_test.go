@@ -76,10 +76,10 @@ func TestPlanWritesNothing(t *testing.T) {
 	}
 	for _, strategy := range [][]string{{"--to-earliest"}, {"--to-latest"}, {"--to-current"}, {"--to-offset", "7"}, {"--shift-by", "-2"},
 		{"--to-datetime", "2020-01-01T00:00:00.000"}, {"--by-duration", "PT1H"}, {"--from-file", csv}} {
-		f.plan(t, "p.yaml", append([]string{f.group, "--all-topics"}, strategy...)...)
+		f.plan(t, "p.yaml", append([]string{f.group, "--all-topics", "--overwrite"}, strategy...)...)
 		f.mustCommitted(t, map[int32]int64{0: 5})
 		if strategy[0] != "--shift-by" {
-			f.plan(t, "p.yaml", append([]string{f.group, fresh, "--topic", f.topic}, strategy...)...)
+			f.plan(t, "p.yaml", append([]string{f.group, fresh, "--topic", f.topic, "--overwrite", "--allow-new-group"}, strategy...)...)
 			f.mustCommitted(t, map[int32]int64{0: 5})
 			if got := f.e.Committed(t, fresh); len(got) != 0 {
 				t.Fatalf("%v: planning committed %v for a new group", strategy, got)
@@ -140,7 +140,9 @@ func TestApplyAndRollback(t *testing.T) {
 	if _, err := os.Stat(rb); err != nil {
 		t.Fatal(err)
 	}
-	kcgOn(t, f.e, "apply", rb).MustCode(t, 0)
+	// Its own rollback gets a new name: in the same second the default
+	// would be rb itself, which apply refuses.
+	kcgOn(t, f.e, "apply", rb, "--rollback-out", f.path("undo-undo.yaml")).MustCode(t, 0)
 	f.mustCommitted(t, map[int32]int64{0: 5})
 }
 

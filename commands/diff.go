@@ -17,7 +17,7 @@ type diffOptions struct {
 func diffCommand(s Streams) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
-		Usage:     "compare two plans, or a plan with the live cluster (exit 0: no difference, 2: differences)",
+		Usage:     "compare two plans, or a plan with the live cluster (exit 0: no difference or already applied, 2: differences)",
 		ArgsUsage: "PLAN [PLAN2]",
 		Description: "With two files: how PLAN2 differs from PLAN (targets, currents, strategy,\n" +
 			"annotations), by group and partition; nothing is read from Kafka.\n" +
@@ -84,7 +84,12 @@ func diffLive(c *cli.Context, s Streams, o diffOptions) error {
 	if err := output.Write(s.Out, o.format, output.NewPlanStatusOf(o.paths[0], resetplan.Digest(plan), check)); err != nil {
 		return err
 	}
-	// "No difference" means apply would run exactly as reviewed.
+	// "No difference" means apply would run exactly as reviewed, or, as
+	// apply says, it has run: every committed offset equals its target
+	// (the currents then always look "drifted").
+	if check.AlreadyApplied() {
+		return nil
+	}
 	if !check.Ready() {
 		return app.Silent(app.ExitDiff)
 	}

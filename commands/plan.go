@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -66,9 +68,13 @@ type planOptions struct {
 	scope groupScope
 	// out is the plan file ("-": stdout); format, when set, also prints the
 	// plan on stdout.
-	out     string
-	format  output.Format
-	request groupops.PlanRequest
+	out string
+	// overwrite lets --out replace an existing file.
+	overwrite bool
+	// allowNewGroup plans named groups the cluster does not list.
+	allowNewGroup bool
+	format        output.Format
+	request       groupops.PlanRequest
 }
 
 func planCommand(s Streams) *cli.Command {
@@ -80,7 +86,9 @@ func planCommand(s Streams) *cli.Command {
 	}
 	flags = append(flags, strategyFlags()...)
 	flags = append(flags,
-		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout)"},
+		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout); an existing FILE is refused"},
+		&cli.BoolFlag{Name: "overwrite", Usage: "let --out replace an existing file"},
+		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
 		&cli.StringFlag{Name: "ticket", Usage: "change ticket id, recorded in the plan and in the committed offsets' metadata"},
 		&cli.StringFlag{Name: "note", Usage: "free-text note, recorded like --ticket"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"},
@@ -106,6 +114,11 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	}
 	if o.out = c.String("out"); o.out == "" {
 		return o, app.Usagef("--out FILE is required (- writes the plan to stdout)")
+	}
+	o.overwrite = c.Bool("overwrite")
+	o.allowNewGroup = c.Bool("allow-new-group")
+	if o.allowNewGroup && o.scope.all {
+		return o, app.Usagef("--allow-new-group plans named groups: give groups, not --all-groups")
 	}
 	if c.String("output") != "" {
 		if o.format, err = formatFrom(c); err != nil {
@@ -137,6 +150,12 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 }
 
 func runPlan(c *cli.Context, s Streams, o planOptions) error {
+	// Refused before connecting; createFile refuses again, atomically.
+	if o.out != "-" && !o.overwrite {
+		if _, err := os.Lstat(o.out); err == nil {
+			return errPlanExists(o.out)
+		}
+	}
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return err
@@ -145,6 +164,11 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	groups, err := o.scope.resolve(ctx, cl)
 	if err != nil {
 		return err
+	}
+	if !o.scope.all && !o.allowNewGroup {
+		if err := refuseMissingGroups(ctx, cl, groups); err != nil {
+			return err
+		}
 	}
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups)
 	if err != nil {
@@ -157,6 +181,9 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	for _, w := range warnings {
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
 	}
+	if planPartitions(plan) == 0 {
+		return app.Refused(fmt.Errorf("nothing to reset: %s in the scope given; no plan was written", nothingWhy(groups)))
+	}
 
 	data, err := resetplan.Encode(plan, resetplan.FormatForPath(o.out))
 	if err != nil {
@@ -166,7 +193,14 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 		if _, err := s.Out.Write(data); err != nil {
 			return err
 		}
-	} else if err := writeFileAtomic(o.out, data); err != nil {
+	} else if o.overwrite {
+		if err := writeFileAtomic(o.out, data); err != nil {
+			return err
+		}
+	} else if err := createFile(o.out, data); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return errPlanExists(o.out)
+		}
 		return err
 	}
 
@@ -192,6 +226,39 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	return nil
 }
 
+// refuseMissingGroups refuses (exit 3) named groups the cluster does not
+// have: most often a typo, and apply would create the group.
+func refuseMissingGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) error {
+	missing, existing, err := groupops.MissingGroups(ctx, cl, groups)
+	if err != nil || len(missing) == 0 {
+		return err
+	}
+	var parts []string
+	for _, g := range missing {
+		p := fmt.Sprintf("group %q does not exist", g)
+		if near := groupops.ClosestNames(g, existing, 3); len(near) > 0 {
+			p += " (closest: " + strings.Join(near, ", ") + ")"
+		}
+		parts = append(parts, p)
+	}
+	return app.Refused(fmt.Errorf("%s; check the name, or give --allow-new-group to plan a new group on purpose; no plan was written", strings.Join(parts, "; ")))
+}
+
+func planPartitions(p *resetplan.Plan) int {
+	n := 0
+	for _, g := range p.Groups {
+		n += len(g.Partitions)
+	}
+	return n
+}
+
+func nothingWhy(groups []string) string {
+	if len(groups) == 1 {
+		return fmt.Sprintf("group %s has no partition", groups[0])
+	}
+	return fmt.Sprintf("the %d groups have no partition", len(groups))
+}
+
 // planWarning renders a Build warning for kcg's stderr.
 func planWarning(w resetplan.Warning) string {
 	if w.Kind == resetplan.WarnGroupActive {
@@ -210,6 +277,69 @@ func planError(err error) error {
 		return app.Usagef("%s", err)
 	case errors.Is(err, resetplan.ErrBadInput):
 		return app.BadInput(err)
+	}
+	return err
+}
+
+func errPlanExists(path string) error {
+	return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", path)
+}
+
+// createFile writes data to path, which must not exist: the data goes to a
+// temporary file in the same directory, which is then hard-linked to path.
+// link(2) fails if path exists, so the check and the creation are one step
+// (no window for another writer) and path is never seen half-written. The
+// error wraps os.ErrExist when path exists. Where the file system has no
+// hard links, path is created with O_EXCL instead.
+func createFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, pathErr(err))
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr != nil {
+		return fmt.Errorf("writing %s: %w", path, pathErr(werr))
+	}
+	switch err := os.Link(tmp, path); {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrExist):
+		return fmt.Errorf("%s: %w", path, os.ErrExist)
+	}
+	// No hard links here (some network and FUSE file systems).
+	g, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("%s: %w", path, os.ErrExist)
+		}
+		return fmt.Errorf("writing %s: %w", path, pathErr(err))
+	}
+	_, werr = g.Write(data)
+	if cerr := g.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(path)
+		return fmt.Errorf("writing %s: %w", path, pathErr(werr))
+	}
+	return nil
+}
+
+// pathErr drops the file name of a *PathError (it may be a temporary
+// file's): the caller names the file the operator gave.
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
 	return err
 }

@@ -334,7 +334,7 @@ func TestPlanAllTopicsListsMinusOneCommits(t *testing.T) {
 		{[]string{"--to-earliest"}, `"partition": 0, "current": null, "target": 0, "logStart": 0, "logEnd": 5, "reason": "resolved"`},
 		{[]string{"--to-current"}, `"partition": 0, "current": null, "target": 5, "logStart": 0, "logEnd": 5, "reason": "no-commit-used-end"`},
 	} {
-		kcgOn(t, e, append([]string{"plan", group, "--all-topics", "--out", out}, c.strategy...)...).MustCode(t, 0)
+		kcgOn(t, e, append([]string{"plan", group, "--all-topics", "--out", out, "--overwrite"}, c.strategy...)...).MustCode(t, 0)
 		data, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
@@ -343,7 +343,7 @@ func TestPlanAllTopicsListsMinusOneCommits(t *testing.T) {
 			t.Fatalf("%v: plan:\n%s", c.strategy, data)
 		}
 	}
-	r := kcgOn(t, e, "plan", group, "--all-topics", "--shift-by", "1", "--out", out).MustCode(t, 64)
+	r := kcgOn(t, e, "plan", group, "--all-topics", "--shift-by", "1", "--out", out, "--overwrite").MustCode(t, 64)
 	if want := fmt.Sprintf("Cannot shift offset for partition %s-0 since there is no current committed offset", topic); !strings.Contains(r.Stderr, want) {
 		t.Fatalf("stderr %q, want %q", r.Stderr, want)
 	}

@@ -30,6 +30,9 @@ func completionCommand(s Streams) *cli.Command {
 		Name:      "completion",
 		Usage:     "print a shell completion script",
 		ArgsUsage: "bash|zsh|fish",
+		Description: "Load with 'source <(kcg completion bash)'. Completion only prints words\n" +
+			"(commands, flags, the values of -o, --state and --type): it never runs a\n" +
+			"command and never connects to Kafka. See docs/completion.md.",
 		Action: func(c *cli.Context) error {
 			shell := c.Args().First()
 			switch shell {
@@ -51,12 +54,15 @@ func completionCommand(s Streams) *cli.Command {
 	}
 }
 
+// The completion scripts run "kcg WORDS... CUR --generate-bash-completion":
+// the words typed before the cursor and the word being completed (possibly
+// empty). kcg only prints candidates for it (see complete.go).
 const bashCompletion = `# kcg bash completion: source <(kcg completion bash)
 _kcg_complete() {
   local cur words
   cur="${COMP_WORDS[COMP_CWORD]}"
   words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
-  COMPREPLY=($(compgen -W "$("${words[@]}" --generate-bash-completion 2>/dev/null)" -- "$cur"))
+  COMPREPLY=($(compgen -W "$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)" -- "$cur"))
 }
 complete -o default -F _kcg_complete kcg
 `
@@ -65,8 +71,8 @@ const zshCompletion = `#compdef kcg
 # kcg zsh completion: source <(kcg completion zsh)
 _kcg() {
   local -a opts
-  opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
-  _describe 'values' opts
+  opts=("${(@f)$("${(@)words[1,CURRENT-1]}" "${words[CURRENT]}" --generate-bash-completion 2>/dev/null)}")
+  compadd -a opts
 }
 compdef _kcg kcg
 `

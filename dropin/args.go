@@ -387,7 +387,9 @@ const Markdown = `
 # DROP-IN MODE
 
 Called with the Java tool's command line — first argument an option such as
-` + "`--bootstrap-server`" + `, or the binary named ` + "`kafka-consumer-groups`" + ` or
+` + "`--bootstrap-server`" + ` and a Java action option (` + "`--list`, `--describe`, `--reset-offsets`" + `, …)
+or no kcg command, or the binary named ` + "`kafka-consumer-groups`" + ` or
 ` + "`kafka-consumer-groups.sh`" + ` — kcg behaves as Apache Kafka's
-kafka-consumer-groups.sh. See docs/migration.md.
+kafka-consumer-groups.sh. Flags typed before a kcg command
+(` + "`kcg -b H describe G`" + `) are that command's. See docs/migration.md.
 `

@@ -249,6 +249,12 @@ func (s PlanStatus) normalized() any {
 // (cluster, active, drift, out-of-range) and every write apply would make,
 // one per row.
 func (s PlanStatus) WriteTable(w io.Writer) error {
+	// An applied plan: its currents all differ from the live offsets (they
+	// are the targets now), which is not drift.
+	if s.AlreadyApplied {
+		_, err := fmt.Fprintln(w, "already applied: every committed offset equals its target")
+		return err
+	}
 	var rows [][]string
 	if s.PlanClusterID != s.ClusterID {
 		rows = append(rows, []string{"cluster", "-", "-", "-", fmt.Sprintf("plan for %s, live cluster is %s", s.PlanClusterID, s.ClusterID)})

@@ -147,7 +147,7 @@ func toAssignments(tps []kafkaadmin.TopicPartitions) []TopicPartitions {
 func NewPlanStatusOf(path, digest string, c *groupops.Check) PlanStatus {
 	doc := PlanStatus{
 		APIVersion: APIVersion, Kind: KindPlanStatus, Plan: path, Digest: digest,
-		PlanClusterID: c.Plan.Cluster.ID, ClusterID: c.ClusterID, Ready: c.Ready(), AlreadyApplied: len(c.Pending) == 0,
+		PlanClusterID: c.Plan.Cluster.ID, ClusterID: c.ClusterID, Ready: c.Ready(), AlreadyApplied: c.AlreadyApplied(),
 	}
 	for _, a := range c.Active {
 		doc.ActiveGroups = append(doc.ActiveGroups, ActiveGroup{Group: a.Group, State: a.State, Members: a.Members})

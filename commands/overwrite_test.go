@@ -1,0 +1,142 @@
+package commands_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// oneLine fails unless s is one line naming every word in want.
+func oneLine(t *testing.T, s string, want ...string) {
+	t.Helper()
+	if strings.Count(strings.TrimSpace(s), "\n") != 0 {
+		t.Fatalf("not one line: %q", s)
+	}
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Fatalf("%q does not name %q", s, w)
+		}
+	}
+}
+
+// plan --out refuses an existing file (exit 64, naming --overwrite) and
+// leaves it as it was; --overwrite replaces it.
+func TestPlanOutRefusesExistingFile(t *testing.T) {
+	f := newResetFixture(t)
+	out := f.path("reset.yaml")
+	if err := os.WriteFile(out, []byte("reviewed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-earliest", "--out", out).MustCode(t, 64)
+	oneLine(t, r.Stderr, out, "--overwrite")
+	if got := mustRead(t, out); got != "reviewed\n" {
+		t.Fatalf("plan overwrote %s: %q", out, got)
+	}
+	kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-earliest", "--out", out, "--overwrite").MustCode(t, 0)
+	if got := mustRead(t, out); !strings.Contains(got, "kind: OffsetResetPlan") {
+		t.Fatalf("--overwrite did not write the plan:\n%s", got)
+	}
+	if left, _ := filepath.Glob(f.path(".*tmp*")); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}
+
+// apply --rollback-out refuses an existing file, the plan itself included:
+// exit 64, the file untouched, nothing written to Kafka.
+func TestApplyRollbackOutRefusesExistingFile(t *testing.T) {
+	f := newResetFixture(t)
+	plan := f.path("reset.yaml")
+	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-earliest")
+	reviewed := mustRead(t, plan)
+	notes := f.path("notes.txt")
+	if err := os.WriteFile(notes, []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{plan, notes} {
+		before := mustRead(t, target)
+		r := kcgOn(t, f.e, "apply", plan, "--rollback-out", target).MustCode(t, 64)
+		oneLine(t, r.Stderr, target, "--rollback-out")
+		if got := mustRead(t, target); got != before {
+			t.Fatalf("apply overwrote %s:\n%s", target, got)
+		}
+		f.mustCommitted(t, map[int32]int64{0: 5})
+	}
+	if mustRead(t, plan) != reviewed {
+		t.Fatal("the reviewed plan changed")
+	}
+	// A new file is fine.
+	rb := f.path("undo.yaml")
+	kcgOn(t, f.e, "apply", plan, "--rollback-out", rb).MustCode(t, 0)
+	if !strings.Contains(mustRead(t, rb), "kind: OffsetResetPlan") {
+		t.Fatal("no rollback plan")
+	}
+	f.mustCommitted(t, map[int32]int64{0: 0, 1: 0})
+}
+
+var rollbackNameRE = regexp.MustCompile(`rollback plan written to (\S+)`)
+
+// The default rollback name never nests: the rollback of a rollback is
+// again X.rollback-<stamp>.yaml; and an existing default name is refused
+// before anything is written to Kafka.
+func TestApplyDefaultRollbackNameNeverNests(t *testing.T) {
+	f := newResetFixture(t)
+	plan := f.path("reset.yaml")
+	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-earliest")
+	r := kcgOn(t, f.e, "apply", plan).MustCode(t, 0)
+	m := rollbackNameRE.FindStringSubmatch(r.Stderr)
+	if m == nil {
+		t.Fatalf("stderr %q", r.Stderr)
+	}
+	rb1 := m[1]
+	stamped := regexp.MustCompile(`^` + regexp.QuoteMeta(f.path("reset")) + `\.rollback-[0-9]{8}T[0-9]{6}Z\.yaml$`)
+	if !stamped.MatchString(rb1) {
+		t.Fatalf("rollback name %s", rb1)
+	}
+	// The next second, so the new name differs from rb1 (in the same
+	// second it would be rb1 itself: refused, see below).
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	r = kcgOn(t, f.e, "apply", rb1)
+	r.MustCode(t, 0)
+	f.mustCommitted(t, map[int32]int64{0: 5})
+	m = rollbackNameRE.FindStringSubmatch(r.Stderr)
+	if m == nil || !stamped.MatchString(m[1]) || m[1] == rb1 {
+		t.Fatalf("rollback of %s named %v", rb1, m)
+	}
+}
+
+// An existing default rollback name is refused (exit 64), never
+// overwritten, and nothing is written to Kafka.
+func TestApplyRefusesExistingDefaultRollbackName(t *testing.T) {
+	f := newResetFixture(t)
+	plan := f.path("reset.yaml")
+	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-earliest")
+	now := time.Now().UTC()
+	var taken []string
+	for i := -1; i < 30; i++ {
+		p := f.path("reset.rollback-" + now.Add(time.Duration(i)*time.Second).Format("20060102T150405Z") + ".yaml")
+		if err := os.WriteFile(p, []byte("earlier\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		taken = append(taken, p)
+	}
+	r := kcgOn(t, f.e, "apply", plan).MustCode(t, 64)
+	oneLine(t, r.Stderr, "exists", "--rollback-out", "nothing was written")
+	f.mustCommitted(t, map[int32]int64{0: 5})
+	for _, p := range taken {
+		if mustRead(t, p) != "earlier\n" {
+			t.Fatalf("%s overwritten", p)
+		}
+	}
+}
