@@ -239,6 +239,9 @@ write_config() {
 		min_isr=$((rf > 2 ? 2 : 1))
 		offsets_partitions=12
 	fi
+	# One node: Kafka's default (1), not written, as before.
+	local min_isr_line=""
+	((brokers == 1)) || min_isr_line=$'\n'"min.insync.replicas=$min_isr"
 	local sasl
 	sasl="$(
 		cat <<EOF
@@ -305,8 +308,7 @@ EOF
 num.network.threads=2
 num.io.threads=4
 num.partitions=1
-default.replication.factor=$rf
-min.insync.replicas=$min_isr
+default.replication.factor=$rf${min_isr_line}
 auto.create.topics.enable=true
 delete.topic.enable=true
 
