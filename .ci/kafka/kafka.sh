@@ -680,7 +680,13 @@ stop_nodes() {
 }
 
 cmd_stop() {
-	local pids
+	local pids legacy
+	# A broker started by the one-node kafka.sh of before (a single
+	# $state/pid file, no $state/nodes).
+	if [[ ! -f "$state/nodes" && -f "$state/pid" ]] && legacy="$(cat "$state/pid")" && pid_alive "$legacy"; then
+		stop_pids TERM "$legacy"
+		say "stopped (pid $legacy)"
+	fi
 	if running_pid >/dev/null; then
 		pids="$(for n in $(nodes); do node_pid "$n" || true; done | tr '\n' ' ')"
 		stop_nodes
