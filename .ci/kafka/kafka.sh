@@ -2,45 +2,67 @@
 # kafka.sh: the real Apache Kafka that kcg's tests run against.
 #
 # Jars come from Maven Central through pom.xml beside this script; nothing
-# else is downloaded. One KRaft node (broker+controller) on 127.0.0.1, ports
-# picked at start, data in a temp folder removed by `stop`.
+# else is downloaded. By default one KRaft node (broker+controller) of
+# Apache Kafka 4.4.0 on 127.0.0.1; with --brokers N, N brokers and a
+# dedicated KRaft controller; with --version V, that broker version. Ports
+# are picked at start, data lives in a temp folder removed by `stop`.
 #
-#   kafka.sh fetch                    copy the jars into the cache (idempotent)
-#   kafka.sh start                    fetch if needed, format, start, wait;
+#   kafka.sh fetch [--version V]      copy the jars into the cache (idempotent)
+#   kafka.sh start [--brokers N] [--version V]
+#                                     fetch if needed, format, start, wait;
 #                                     prints KCG_TEST_BOOTSTRAP=127.0.0.1:PORT
 #                                     and writes $KCG_KAFKA_STATE/env
 #   kafka.sh stop                     SIGTERM, wait, SIGKILL; remove temp dirs
-#   kafka.sh status                   is it running? (exit 0 yes, 1 no)
+#   kafka.sh stop-broker N            SIGKILL broker N (1..N), keep its data
+#   kafka.sh start-broker N           start broker N again: same data, ports
+#   kafka.sh status [NODE]            is it running? (exit 0 yes, 1 no); with
+#                                     several nodes, one line each
 #   kafka.sh env                      print the env file (KEY=VALUE lines)
-#   kafka.sh logs [N]                 last N (default 200) lines of the broker log
-#   kafka.sh classpath                print the Java classpath
+#   kafka.sh logs [--node NODE] [N]   last N (default 200) lines of the broker
+#                                     log (of each node, or of NODE)
+#   kafka.sh classpath                print the Java tools' classpath (4.4.0)
 #   kafka.sh java CLASS ARGS...       run a class with the tools' JVM settings
 #   kafka.sh consumer-groups ARGS...  kafka-consumer-groups.sh
 #   kafka.sh console-producer ARGS... kafka-console-producer.sh
 #   kafka.sh console-consumer ARGS... kafka-console-consumer.sh
 #   kafka.sh topics ARGS...           kafka-topics.sh
 #
-# The tools log like Kafka's bin/ scripts with config/tools-log4j2.yaml: WARN
-# and above to stderr, so their stdout can be compared with kcg's.
+# NODE is a broker number (1..N) or "controller" (only with --brokers 2+).
+# The Java tools (classpath, java, consumer-groups, ...) are always Apache
+# Kafka 4.4.0's, whatever the broker's version, so the side-by-side
+# comparisons are the same on every broker. They log like Kafka's bin/
+# scripts with config/tools-log4j2.yaml: WARN and above to stderr, so their
+# stdout can be compared with kcg's.
 #
 # Environment:
+#   KCG_KAFKA_VERSION the broker's Apache Kafka version (default: 4.4.0;
+#                     tested: 3.9.1, 4.0.2, 4.4.0); --version overrides it
+#   KCG_KAFKA_BROKERS how many brokers (default: 1, one combined node);
+#                     --brokers overrides it
 #   KCG_KAFKA_CACHE   jar cache (default: .ci/kafka/.cache beside this script)
-#   KCG_KAFKA_STATE   pid, env file, pointer to the temp dir
+#   KCG_KAFKA_STATE   pids, env file, pointer to the temp dir
 #                     (default: .ci/kafka/.state beside this script)
 #   KCG_KAFKA_HEAP    broker heap options (default: -Xms512m -Xmx1g)
-#   KCG_KAFKA_START_TIMEOUT  seconds to wait for the broker (default: 120)
+#   KCG_KAFKA_CONTROLLER_HEAP  the dedicated controller's heap options
+#                     (default: -Xms256m -Xmx512m)
+#   KCG_KAFKA_START_TIMEOUT  seconds to wait for the cluster (default: 120)
 #   JAVA_HOME         used when set; otherwise `java` on PATH
 set -euo pipefail
 
-KAFKA_VERSION=4.4.0
+# The Java tools' version, and the broker's unless told otherwise. Change it
+# with kafka.version in pom.xml.
+TOOLS_VERSION=4.4.0
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 pom="$here/pom.xml"
 cache="${KCG_KAFKA_CACHE:-$here/.cache}"
 state="${KCG_KAFKA_STATE:-$here/.state}"
-libs="$cache/libs-$KAFKA_VERSION"
-classpath="$libs/*" # the JVM expands dir/* itself
 tools_log4j="$here/tools-log4j2.yaml"
 cluster_id="a2NnLXRlc3QtY2x1c3Rlcg" # base64url("kcg-test-cluster")
+controller_id=100                   # the dedicated controller's node.id
+
+libs_of() { echo "$cache/libs-$1"; }
+classpath_of() { echo "$cache/libs-$1/*"; } # the JVM expands dir/* itself
+tools_classpath="$(classpath_of "$TOOLS_VERSION")"
 
 die() {
 	echo "kafka.sh: error: $*" >&2
@@ -68,62 +90,130 @@ tool_jvm_opts=(
 
 pom_digest() { sha256sum "$pom" | cut -d' ' -f1; }
 
-cmd_fetch() {
-	local stamp="$libs/.pom.sha256" want
+# check_version V: the broker versions this script knows how to start.
+check_version() {
+	[[ "$1" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "bad Apache Kafka version '$1' (want X.Y.Z, e.g. 3.9.1)"
+	case "$1" in
+	3.9.* | 4.*) ;;
+	*) die "Apache Kafka $1 is not supported (3.9.x and 4.x are; tested: 3.9.1, 4.0.2, 4.4.0)" ;;
+	esac
+}
+
+# fetch_version V: the jars of Apache Kafka V in $cache/libs-V.
+fetch_version() {
+	local version="$1" libs stamp want
+	libs="$(libs_of "$version")"
+	stamp="$libs/.pom.sha256"
 	want="$(pom_digest)"
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$libs/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null; then
+	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$libs/kafka_2.13-$version.jar" >/dev/null; then
 		return 0
 	fi
 	command -v mvn >/dev/null 2>&1 || die "mvn not found (apt-get install maven)"
-	say "fetching Apache Kafka $KAFKA_VERSION jars with Maven into $libs"
+	say "fetching Apache Kafka $version jars with Maven into $libs"
 	local tmp="$libs.tmp.$$"
 	rm -rf "$tmp"
 	mkdir -p "$cache"
-	local log="$cache/mvn.log"
-	if ! mvn -B -ntp -Dstyle.color=never -f "$pom" dependency:copy-dependencies "-Dkcg.kafka.libs=$tmp" >"$log" 2>&1; then
+	local log="$cache/mvn-$version.log"
+	if ! mvn -B -ntp -Dstyle.color=never -f "$pom" dependency:copy-dependencies \
+		"-Dkafka.version=$version" "-Dkcg.kafka.libs=$tmp" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -rf "$tmp"
-		die "mvn dependency:copy-dependencies failed (output above, also in $log)"
+		die "mvn dependency:copy-dependencies failed for Apache Kafka $version (output above, also in $log)"
 	fi
-	[[ -f "$tmp/kafka_2.13-$KAFKA_VERSION.jar" ]] || die "mvn ran but $tmp has no kafka_2.13-$KAFKA_VERSION.jar"
+	[[ -f "$tmp/kafka_2.13-$version.jar" ]] || die "mvn ran but $tmp has no kafka_2.13-$version.jar"
 	echo "$want" >"$tmp/.pom.sha256"
 	rm -rf "$libs"
 	mv "$tmp" "$libs"
 }
 
+# cmd_fetch: the tools' jars, and the broker version's if it is another.
+cmd_fetch() {
+	fetch_version "$TOOLS_VERSION"
+	if [[ "$kafka_version" != "$TOOLS_VERSION" ]]; then
+		fetch_version "$kafka_version"
+	fi
+}
+
 cmd_classpath() {
-	cmd_fetch
-	echo "$classpath"
+	fetch_version "$TOOLS_VERSION"
+	echo "$tools_classpath"
 }
 
 run_java() {
 	local class="$1"
 	shift
-	cmd_fetch
-	exec "$(java_bin)" "${tool_jvm_opts[@]}" -cp "$classpath" "$class" "$@"
+	fetch_version "$TOOLS_VERSION"
+	exec "$(java_bin)" "${tool_jvm_opts[@]}" -cp "$tools_classpath" "$class" "$@"
 }
 
-# --- start / stop ---------------------------------------------------------
+# --- nodes ----------------------------------------------------------------
+#
+# A node is named by its broker number (1..N) or "controller". One node
+# (the default): node 1 is broker and controller in one process, as Kafka's
+# quickstart runs it. Two or more brokers: a dedicated controller (node.id
+# 100, a one-voter quorum) and brokers 1..N, so killing a broker never
+# touches the metadata quorum. State, per node: $state/pid.NODE and
+# $state/addr.NODE; its folder is $run/node-NODE (config, data, logs).
 
 pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
 
-running_pid() {
+# nodes: the nodes of the started cluster, controller first.
+nodes() {
+	[[ -f "$state/nodes" ]] || return 0
+	cat "$state/nodes"
+}
+
+broker_nodes() {
+	local n
+	for n in $(nodes); do
+		[[ "$n" == controller ]] || echo "$n"
+	done
+}
+
+is_node() {
+	local n
+	for n in $(nodes); do
+		[[ "$n" == "$1" ]] && return 0
+	done
+	return 1
+}
+
+node_pid() {
 	local pid
-	[[ -f "$state/pid" ]] || return 1
-	pid="$(cat "$state/pid")"
+	[[ -f "$state/pid.$1" ]] || return 1
+	pid="$(cat "$state/pid.$1")"
 	pid_alive "$pid" || return 1
 	echo "$pid"
 }
 
+# running_pid: a pid of the cluster if any node of it runs.
+running_pid() {
+	local n
+	for n in $(nodes); do
+		node_pid "$n" && return 0
+	done
+	return 1
+}
+
+rundir() {
+	[[ -f "$state/rundir" ]] || die "not started (no $state/rundir)"
+	cat "$state/rundir"
+}
+
+node_dir() { echo "$(rundir)/node-$1"; }
+
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # A free port below Linux's ephemeral range (32768+), so an outgoing
-# connection cannot grab it between the check and the broker's bind.
+# connection cannot grab it between the check and the broker's bind; never
+# one already picked for this cluster ($picked_ports).
+picked_ports=" "
 free_port() {
 	local p i
 	for i in $(seq 1 200); do
 		p=$((10000 + (RANDOM * 32768 + RANDOM) % 22000))
-		if ! port_in_use "$p"; then
+		if [[ "$picked_ports" != *" $p "* ]] && ! port_in_use "$p"; then
+			picked_ports+="$p "
 			echo "$p"
 			return 0
 		fi
@@ -136,19 +226,25 @@ free_port() {
 sasl_user=kcg-test
 sasl_password=kcg-test-secret
 
+# is_3x: the broker is Apache Kafka 3.x (KIP-848 not GA, no share groups).
+is_3x() { [[ "$kafka_version" == 3.* ]]; }
+
+# write_config DIR ROLE NODE_ID BPORT SPORT: ROLE is combined (the default
+# single node), controller or broker. $cport is the controller's port.
 write_config() {
-	local run="$1" bport="$2" cport="$3" sport="$4"
-	cat >"$run/server.properties" <<EOF
-# Written by .ci/kafka/kafka.sh: one KRaft node for kcg's tests.
-process.roles=broker,controller
-node.id=1
-controller.quorum.voters=1@127.0.0.1:$cport
-listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport,SASL_PLAINTEXT://127.0.0.1:$sport
-advertised.listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
-inter.broker.listener.name=PLAINTEXT
-controller.listener.names=CONTROLLER
-listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
-log.dirs=$run/data
+	local dir="$1" role="$2" id="$3" bport="$4" sport="$5"
+	local rf=1 min_isr=1 offsets_partitions=3
+	if ((brokers > 1)); then
+		rf=$((brokers < 3 ? brokers : 3))
+		min_isr=$((rf > 2 ? 2 : 1))
+		offsets_partitions=12
+	fi
+	# One node: Kafka's default (1), not written, as before.
+	local min_isr_line=""
+	((brokers == 1)) || min_isr_line=$'\n'"min.insync.replicas=$min_isr"
+	local sasl
+	sasl="$(
+		cat <<EOF
 
 # A SASL listener for the connection tests: user $sasl_user with PLAIN
 # (static JAAS users) and SCRAM-SHA-256/512 (credentials added at format).
@@ -156,26 +252,97 @@ sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$sasl_user="$sasl_password";
 listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+EOF
+	)"
+	{
+		case "$role" in
+		combined)
+			cat <<EOF
+# Written by .ci/kafka/kafka.sh: one KRaft node for kcg's tests.
+process.roles=broker,controller
+node.id=$id
+controller.quorum.voters=$id@127.0.0.1:$cport
+listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport,SASL_PLAINTEXT://127.0.0.1:$sport
+advertised.listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
+inter.broker.listener.name=PLAINTEXT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+log.dirs=$dir/data
+$sasl
+EOF
+			;;
+		controller)
+			cat <<EOF
+# Written by .ci/kafka/kafka.sh: the KRaft controller of a $brokers-broker
+# cluster for kcg's tests (a one-voter quorum).
+process.roles=controller
+node.id=$id
+controller.quorum.voters=$controller_id@127.0.0.1:$cport
+listeners=CONTROLLER://127.0.0.1:$cport
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+log.dirs=$dir/data
+EOF
+			;;
+		broker)
+			cat <<EOF
+# Written by .ci/kafka/kafka.sh: broker $id of a $brokers-broker cluster for
+# kcg's tests.
+process.roles=broker
+node.id=$id
+controller.quorum.voters=$controller_id@127.0.0.1:$cport
+listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
+advertised.listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
+inter.broker.listener.name=PLAINTEXT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+log.dirs=$dir/data
+$sasl
+EOF
+			;;
+		esac
+		# Cluster-wide settings, on every node: the controller applies the
+		# topic defaults to CreateTopics, the brokers to auto-created topics.
+		cat <<EOF
 
 num.network.threads=2
 num.io.threads=4
 num.partitions=1
-default.replication.factor=1
+default.replication.factor=$rf${min_isr_line}
 auto.create.topics.enable=true
 delete.topic.enable=true
 
-offsets.topic.replication.factor=1
-offsets.topic.num.partitions=3
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+offsets.topic.replication.factor=$rf
+offsets.topic.num.partitions=$offsets_partitions
+transaction.state.log.replication.factor=$rf
+transaction.state.log.min.isr=$min_isr
+EOF
+		if ! is_3x; then
+			cat <<EOF
+share.coordinator.state.topic.replication.factor=$rf
+share.coordinator.state.topic.min.isr=$min_isr
+EOF
+		fi
+		if is_3x; then
+			cat <<EOF
 
-# Groups. KIP-848 "consumer" groups are on by default in 4.4 (the default
-# of group.coordinator.rebalance.protocols is classic,consumer,streams and
-# setting it only logs a deprecation warning), so it is not set here. No
-# join delay; short session/heartbeat times so members that die leave
-# quickly in tests.
+# Groups. Apache Kafka 3.9 serves KIP-848 "consumer" groups only when
+# group.coordinator.rebalance.protocols names them (its default is
+# "classic"); 3.9 has no share or streams groups. No join delay; short
+# session/heartbeat times so members that die leave quickly in tests.
+group.coordinator.rebalance.protocols=classic,consumer
+EOF
+		else
+			cat <<EOF
+
+# Groups. KIP-848 "consumer" groups are on by default since 4.0 (the
+# default of group.coordinator.rebalance.protocols is classic,consumer, and
+# classic,consumer,streams in 4.4, where setting it only logs a deprecation
+# warning), so it is not set here. No join delay; short session/heartbeat
+# times so members that die leave quickly in tests.
+EOF
+		fi
+		cat <<EOF
 group.initial.rebalance.delay.ms=0
 group.min.session.timeout.ms=6000
 group.consumer.min.session.timeout.ms=6000
@@ -183,40 +350,134 @@ group.consumer.session.timeout.ms=15000
 group.consumer.min.heartbeat.interval.ms=500
 group.consumer.heartbeat.interval.ms=1000
 EOF
-	cat >"$run/log4j2.yaml" <<EOF
-# Broker log (written by .ci/kafka/kafka.sh)
-Configuration:
-  Appenders:
-    File:
-      name: FILE
-      fileName: "$run/logs/server.log"
-      PatternLayout:
-        pattern: "[%d] %p %m (%c)%n"
-  Loggers:
-    Root:
-      level: INFO
-      AppenderRef:
-        - ref: FILE
-    Logger:
-      - name: kafka.request.logger
-        level: WARN
-      - name: org.apache.kafka.controller
-        level: INFO
-      - name: state.change.logger
-        level: WARN
+	} >"$dir/server.properties"
+	# XML, not YAML: log4j2 reads YAML through jackson-dataformat-yaml, which
+	# Apache Kafka 3.x does not ship.
+	cat >"$dir/log4j2.xml" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- Broker log (written by .ci/kafka/kafka.sh) -->
+<Configuration>
+  <Appenders>
+    <File name="FILE" fileName="$dir/logs/server.log">
+      <PatternLayout pattern="[%d] %p %m (%c)%n"/>
+    </File>
+  </Appenders>
+  <Loggers>
+    <Logger name="kafka.request.logger" level="WARN"/>
+    <Logger name="org.apache.kafka.controller" level="INFO"/>
+    <Logger name="state.change.logger" level="WARN"/>
+    <Root level="INFO">
+      <AppenderRef ref="FILE"/>
+    </Root>
+  </Loggers>
+</Configuration>
 EOF
 }
 
 print_log_tail() {
-	local run="$1"
-	if [[ -f "$run/logs/server.log" ]]; then
-		echo "---- last lines of $run/logs/server.log ----" >&2
-		tail -n 60 "$run/logs/server.log" >&2 || true
+	local dir="$1"
+	if [[ -f "$dir/logs/server.log" ]]; then
+		echo "---- last lines of $dir/logs/server.log ----" >&2
+		tail -n 60 "$dir/logs/server.log" >&2 || true
 	fi
-	if [[ -s "$run/kafka.out" ]]; then
-		echo "---- $run/kafka.out ----" >&2
-		tail -n 60 "$run/kafka.out" >&2 || true
+	if [[ -s "$dir/kafka.out" ]]; then
+		echo "---- $dir/kafka.out ----" >&2
+		tail -n 60 "$dir/kafka.out" >&2 || true
 	fi
+}
+
+# format_node NODE: kafka-storage format, with the broker version's own
+# StorageTool (its flags differ between versions; these are common to 3.9
+# and 4.x: a static quorum needs no --standalone/--initial-controllers).
+format_node() {
+	local dir
+	dir="$(node_dir "$1")"
+	if ! "$(java_bin)" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto \
+		-Djava.awt.headless=true "-Dlog4j2.configurationFile=$dir/log4j2.xml" \
+		-cp "$(classpath_of "$kafka_version")" kafka.tools.StorageTool \
+		format --cluster-id "$cluster_id" --config "$dir/server.properties" \
+		--add-scram "SCRAM-SHA-256=[name=$sasl_user,password=$sasl_password]" \
+		--add-scram "SCRAM-SHA-512=[name=$sasl_user,password=$sasl_password]" >"$dir/format.out" 2>&1; then
+		cat "$dir/format.out" >&2
+		die "kafka-storage format failed for node $1"
+	fi
+}
+
+# launch_node NODE: start its JVM in the background (config and data as
+# written at start) and record its pid.
+launch_node() {
+	local node="$1" dir heap pid
+	dir="$(node_dir "$node")"
+	if [[ "$node" == controller ]]; then
+		heap="${KCG_KAFKA_CONTROLLER_HEAP:--Xms256m -Xmx512m}"
+	else
+		heap="${KCG_KAFKA_HEAP:--Xms512m -Xmx1g}"
+	fi
+	# setsid: own session, so the broker outlives this shell and a Ctrl-C in
+	# the caller's terminal does not reach it; `stop` ends it.
+	# shellcheck disable=SC2086
+	setsid "$(java_bin)" $heap \
+		-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
+		-XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
+		"-Dlog4j2.configurationFile=$dir/log4j2.xml" "-Dkafka.logs.dir=$dir/logs" \
+		-cp "$(classpath_of "$kafka_version")" kafka.Kafka "$dir/server.properties" \
+		</dev/null >"$dir/kafka.out" 2>&1 &
+	pid=$!
+	echo "$pid" >"$state/pid.$node"
+}
+
+started_count() {
+	local c
+	c="$(grep -cs "Kafka Server started" "$1/logs/server.log")" || true
+	echo "${c:-0}"
+}
+
+# wait_started NODE BEFORE DEADLINE: until the node's log says "Kafka Server
+# started" more than BEFORE times (a broker says it once unfenced). Returns
+# 75 if the node could not bind its ports, 1 if it died or timed out.
+wait_started() {
+	local node="$1" before="$2" deadline="$3" dir pid
+	dir="$(node_dir "$node")"
+	pid="$(cat "$state/pid.$node")"
+	until (($(started_count "$dir") > before)); do
+		if ! pid_alive "$pid"; then
+			if grep -qs "Address already in use" "$dir/logs/server.log" "$dir/kafka.out"; then
+				return 75
+			fi
+			print_log_tail "$dir"
+			say "node $node exited during start-up (see the log above)"
+			return 1
+		fi
+		if ((SECONDS >= deadline)); then
+			print_log_tail "$dir"
+			say "node $node did not start within ${KCG_KAFKA_START_TIMEOUT:-120}s (KCG_KAFKA_START_TIMEOUT)"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# wait_coordinators_loaded DEADLINE: every partition of __consumer_offsets
+# (12 with several brokers) is loaded by some broker's group coordinator.
+# The new coordinator (4.x; 3.9 with the consumer protocol on) logs
+# "Finished loading of metadata from __consumer_offsets-P", the old one
+# "Finished loading offsets and group metadata from __consumer_offsets-P".
+wait_coordinators_loaded() {
+	local deadline="$1" logs=() n p missing
+	for n in $(broker_nodes); do logs+=("$(node_dir "$n")/logs/server.log"); done
+	while :; do
+		missing=""
+		for p in $(seq 0 11); do
+			grep -Eqs "Finished loading (of metadata|offsets and group metadata) from __consumer_offsets-$p " "${logs[@]}" ||
+				missing+=" $p"
+		done
+		[[ -z "$missing" ]] && return 0
+		if ((SECONDS >= deadline)); then
+			say "__consumer_offsets partitions without a loaded coordinator:$missing"
+			return 1
+		fi
+		sleep 0.2
+	done
 }
 
 cmd_start() {
@@ -241,10 +502,10 @@ cmd_start() {
 	die "could not start the broker: ports kept being taken"
 }
 
-# start_once: one try with freshly picked ports. Returns 75 when the broker
+# start_once: one try with freshly picked ports. Returns 75 when a node
 # could not bind its ports (another process took them after the check).
 start_once() {
-	local pid java
+	local java
 	java="$(java_bin)"
 	local started=$SECONDS
 
@@ -252,141 +513,292 @@ start_once() {
 	local run
 	run="$(mktemp -d "${TMPDIR:-/tmp}/kcg-kafka.XXXXXX")"
 	echo "$run" >"$state/rundir"
-	mkdir -p "$run/logs" "$run/data"
+	echo "$kafka_version" >"$state/version"
 
-	local bport cport sport
-	bport="$(free_port)"
+	local all=() n i
+	picked_ports=" "
 	cport="$(free_port)"
-	while [[ "$cport" == "$bport" ]]; do cport="$(free_port)"; done
-	sport="$(free_port)"
-	while [[ "$sport" == "$bport" || "$sport" == "$cport" ]]; do sport="$(free_port)"; done
-	write_config "$run" "$bport" "$cport" "$sport"
-
-	if ! "$java" "${tool_jvm_opts[@]}" -cp "$classpath" kafka.tools.StorageTool \
-		format --cluster-id "$cluster_id" --config "$run/server.properties" \
-		--add-scram "SCRAM-SHA-256=[name=$sasl_user,password=$sasl_password]" \
-		--add-scram "SCRAM-SHA-512=[name=$sasl_user,password=$sasl_password]" >"$run/format.out" 2>&1; then
-		cat "$run/format.out" >&2
-		die "kafka-storage format failed"
+	local -A bport=() sport=()
+	if ((brokers == 1)); then
+		all=(1)
+	else
+		all=(controller)
+		for ((i = 1; i <= brokers; i++)); do all+=("$i"); done
 	fi
+	printf '%s\n' "${all[@]}" >"$state/nodes"
+	for n in "${all[@]}"; do
+		mkdir -p "$run/node-$n/logs" "$run/node-$n/data"
+		if [[ "$n" == controller ]]; then
+			write_config "$run/node-$n" controller "$controller_id" "" ""
+			echo "127.0.0.1:$cport" >"$state/addr.$n"
+			continue
+		fi
+		bport[$n]="$(free_port)"
+		sport[$n]="$(free_port)"
+		if ((brokers == 1)); then
+			write_config "$run/node-$n" combined "$n" "${bport[$n]}" "${sport[$n]}"
+		else
+			write_config "$run/node-$n" broker "$n" "${bport[$n]}" "${sport[$n]}"
+		fi
+		echo "127.0.0.1:${bport[$n]}" >"$state/addr.$n"
+	done
+	# Formatting is a JVM start per node: in parallel.
+	local fpids=() fpid failed=0
+	for n in "${all[@]}"; do
+		format_node "$n" &
+		fpids+=($!)
+	done
+	for fpid in "${fpids[@]}"; do wait "$fpid" || failed=1; done
+	((failed == 0)) || die "kafka-storage format failed (see above)"
+	for n in "${all[@]}"; do launch_node "$n"; done
 
-	# setsid: own session, so the broker outlives this shell and a Ctrl-C in
-	# the caller's terminal does not reach it; `stop` ends it.
-	# shellcheck disable=SC2086
-	setsid "$java" ${KCG_KAFKA_HEAP:--Xms512m -Xmx1g} \
-		-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
-		-XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
-		"-Dlog4j2.configurationFile=$run/log4j2.yaml" "-Dkafka.logs.dir=$run/logs" \
-		-cp "$classpath" kafka.Kafka "$run/server.properties" \
-		</dev/null >"$run/kafka.out" 2>&1 &
-	pid=$!
-	echo "$pid" >"$state/pid"
-
-	# 1. the broker process says it started (the port alone could belong to
-	# another process that took it after free_port looked).
-	local timeout="${KCG_KAFKA_START_TIMEOUT:-120}"
-	local deadline=$((SECONDS + timeout))
-	until grep -qs "Kafka Server started" "$run/logs/server.log"; do
-		if ! pid_alive "$pid"; then
-			if grep -qs "Address already in use" "$run/logs/server.log" "$run/kafka.out"; then
+	# 1. every process says it started (the port alone could belong to
+	# another process that took it after free_port looked); a broker says
+	# so once the controller has unfenced it.
+	local deadline=$((SECONDS + ${KCG_KAFKA_START_TIMEOUT:-120})) rc
+	for n in "${all[@]}"; do
+		rc=0
+		wait_started "$n" 0 "$deadline" || rc=$?
+		if ((rc != 0)); then
+			stop_nodes
+			if ((rc == 75)); then
 				cleanup_state
 				return 75
 			fi
-			print_log_tail "$run"
-			cmd_stop >/dev/null 2>&1 || true
-			die "the broker exited during start-up (see the log above)"
+			cleanup_state
+			die "the cluster did not start (see above)"
 		fi
-		if ((SECONDS >= deadline)); then
-			print_log_tail "$run"
-			cmd_stop >/dev/null 2>&1 || true
-			die "the broker did not start within ${timeout}s (KCG_KAFKA_START_TIMEOUT)"
-		fi
-		sleep 0.2
 	done
-	port_in_use "$bport" || {
-		print_log_tail "$run"
-		cmd_stop >/dev/null 2>&1 || true
-		die "the broker says it started but 127.0.0.1:$bport does not accept connections"
-	}
+	local first=1 b
+	for b in "${all[@]}"; do
+		[[ "$b" == controller ]] && continue
+		port_in_use "${bport[$b]}" || {
+			print_log_tail "$run/node-$b"
+			cmd_stop >/dev/null 2>&1 || true
+			die "broker $b says it started but 127.0.0.1:${bport[$b]} does not accept connections"
+		}
+	done
 	# 2. it answers admin requests and its group coordinator is loaded: a
 	# describe of an unknown group goes through FindCoordinator, which
 	# creates __consumer_offsets, and retries until the coordinator answers.
 	# The answer wanted is "group not found" (exit code aside).
 	local out
-	out="$("$java" "${tool_jvm_opts[@]}" -cp "$classpath" \
+	out="$("$java" "${tool_jvm_opts[@]}" -cp "$tools_classpath" \
 		org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
-		--bootstrap-server "127.0.0.1:$bport" --describe --group kcg-ci-warmup \
+		--bootstrap-server "127.0.0.1:${bport[$first]}" --describe --group kcg-ci-warmup \
 		--timeout 60000 2>&1)" || true
 	if ! grep -Eq "does not exist|GroupIdNotFoundException" <<<"$out"; then
 		echo "$out" >&2
-		print_log_tail "$run"
+		print_log_tail "$run/node-$first"
 		cmd_stop >/dev/null 2>&1 || true
-		die "the broker at 127.0.0.1:$bport did not answer a group describe"
+		die "the broker at 127.0.0.1:${bport[$first]} did not answer a group describe"
+	fi
+	# 3. with several brokers, every partition of __consumer_offsets has a
+	# loaded coordinator somewhere (the describe above waited for one): the
+	# coordinators log "Finished loading ... from __consumer_offsets-P".
+	if ((brokers > 1)) && ! wait_coordinators_loaded "$deadline"; then
+		cmd_stop >/dev/null 2>&1 || true
+		die "not every partition of __consumer_offsets got a loaded group coordinator within ${KCG_KAFKA_START_TIMEOUT:-120}s"
 	fi
 
+	local servers=""
+	for b in "${all[@]}"; do
+		[[ "$b" == controller ]] && continue
+		servers+="${servers:+,}127.0.0.1:${bport[$b]}"
+	done
 	{
-		echo "KCG_TEST_BOOTSTRAP=127.0.0.1:$bport"
-		echo "KCG_TEST_SASL_BOOTSTRAP=127.0.0.1:$sport"
+		echo "KCG_TEST_BOOTSTRAP=127.0.0.1:${bport[$first]}"
+		echo "KCG_TEST_SASL_BOOTSTRAP=127.0.0.1:${sport[$first]}"
 		echo "KCG_TEST_SASL_USER=$sasl_user"
 		echo "KCG_TEST_SASL_PASSWORD=$sasl_password"
-		echo "KCG_TEST_KAFKA_CLASSPATH=$classpath"
-		echo "KCG_TEST_KAFKA_VERSION=$KAFKA_VERSION"
+		echo "KCG_TEST_KAFKA_CLASSPATH=$tools_classpath"
+		echo "KCG_TEST_KAFKA_VERSION=$kafka_version"
 		echo "KCG_TEST_KAFKA_TOOLS_LOG4J=$tools_log4j"
 		echo "KCG_TEST_KAFKA_SH=$here/kafka.sh"
+		echo "KCG_TEST_KAFKA_STATE=$state"
+		echo "KCG_TEST_KAFKA_TOOLS_VERSION=$TOOLS_VERSION"
+		echo "KCG_TEST_BROKERS=$brokers"
+		echo "KCG_TEST_BOOTSTRAP_SERVERS=$servers"
+		for b in "${all[@]}"; do
+			[[ "$b" == controller ]] && continue
+			echo "KCG_TEST_BROKER_$b=127.0.0.1:${bport[$b]}"
+		done
+		echo "KCG_TEST_CONTROLLER=127.0.0.1:$cport"
 	} >"$state/env"
-	say "Apache Kafka $KAFKA_VERSION (pid $pid) ready at 127.0.0.1:$bport in $((SECONDS - started))s; data and logs in $run"
-	echo "KCG_TEST_BOOTSTRAP=127.0.0.1:$bport"
+	local what="($brokers brokers and a controller)"
+	((brokers > 1)) || what="(pid $(cat "$state/pid.1"))"
+	say "Apache Kafka $kafka_version $what ready at $servers in $((SECONDS - started))s; data and logs in $run"
+	echo "KCG_TEST_BOOTSTRAP=127.0.0.1:${bport[$first]}"
 }
 
 cleanup_state() {
-	local run=""
+	local run="" n
 	[[ -f "$state/rundir" ]] && run="$(cat "$state/rundir")"
 	# Only ever remove a folder this script created.
 	if [[ -n "$run" && "$run" == */kcg-kafka.* && -d "$run" ]]; then
 		rm -rf "$run"
 	fi
-	rm -f "$state/pid" "$state/rundir" "$state/env"
+	for n in $(nodes); do rm -f "$state/pid.$n" "$state/addr.$n"; done
+	rm -f "$state/pid" "$state/rundir" "$state/env" "$state/nodes" "$state/version"
+}
+
+# stop_pids SIG PID...: send SIG, wait up to 30 s for all, then SIGKILL.
+stop_pids() {
+	local sig="$1" pid i alive
+	shift
+	(($# > 0)) || return 0
+	kill "-$sig" "$@" 2>/dev/null || true
+	for i in $(seq 1 150); do # 30 s
+		alive=0
+		for pid in "$@"; do pid_alive "$pid" && alive=1; done
+		((alive)) || return 0
+		sleep 0.2
+	done
+	for pid in "$@"; do
+		if pid_alive "$pid"; then
+			say "pid $pid did not stop within 30s; killing it"
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	done
+	for i in $(seq 1 50); do
+		alive=0
+		for pid in "$@"; do pid_alive "$pid" && alive=1; done
+		((alive)) || return 0
+		sleep 0.1
+	done
+}
+
+# stop_nodes: the brokers first (a controlled shutdown asks the controller
+# to move leaders away), then the controller.
+stop_nodes() {
+	local n pid pids=()
+	for n in $(broker_nodes); do
+		if pid="$(node_pid "$n")"; then pids+=("$pid"); fi
+	done
+	stop_pids TERM "${pids[@]}"
+	if pid="$(node_pid controller)"; then stop_pids TERM "$pid"; fi
 }
 
 cmd_stop() {
-	local pid i
-	if pid="$(running_pid)"; then
-		kill -TERM "$pid" 2>/dev/null || true
-		for i in $(seq 1 150); do # 30 s
-			pid_alive "$pid" || break
-			sleep 0.2
-		done
-		if pid_alive "$pid"; then
-			say "broker pid $pid did not stop within 30s; killing it"
-			kill -KILL "$pid" 2>/dev/null || true
-			for i in $(seq 1 50); do
-				pid_alive "$pid" || break
-				sleep 0.1
-			done
-		fi
-		say "stopped (pid $pid)"
+	local pids legacy
+	# A broker started by the one-node kafka.sh of before (a single
+	# $state/pid file, no $state/nodes).
+	if [[ ! -f "$state/nodes" && -f "$state/pid" ]] && legacy="$(cat "$state/pid")" && pid_alive "$legacy"; then
+		stop_pids TERM "$legacy"
+		say "stopped (pid $legacy)"
+	fi
+	if running_pid >/dev/null; then
+		pids="$(for n in $(nodes); do node_pid "$n" || true; done | tr '\n' ' ')"
+		stop_nodes
+		say "stopped (pid ${pids% })"
 	else
 		say "not running"
 	fi
 	cleanup_state
 }
 
-cmd_status() {
-	local pid
-	if pid="$(running_pid)"; then
-		echo "running (pid $pid)"
-		cat "$state/env"
+broker_arg() {
+	[[ -f "$state/nodes" ]] || die "not started (no $state/nodes)"
+	if ! [[ "${1:-}" =~ ^[0-9]+$ ]] || ! is_node "$1"; then
+		die "no broker '${1:-}' (brokers: $(broker_nodes | paste -sd' '))"
+	fi
+}
+
+cmd_stop_broker() {
+	local n="${1:-}" pid
+	broker_arg "$n"
+	if pid="$(node_pid "$n")"; then
+		stop_pids KILL "$pid"
+		say "broker $n killed (pid $pid, SIGKILL)"
+	else
+		say "broker $n is not running"
+	fi
+	rm -f "$state/pid.$n"
+}
+
+cmd_start_broker() {
+	local n="${1:-}" pid dir before rc=0
+	broker_arg "$n"
+	kafka_version="$(cat "$state/version")"
+	if pid="$(node_pid "$n")"; then
+		say "broker $n is already running (pid $pid)"
+		cat "$state/addr.$n"
 		return 0
 	fi
-	echo "not running"
-	return 1
+	dir="$(node_dir "$n")"
+	before="$(started_count "$dir")"
+	local started=$SECONDS
+	launch_node "$n"
+	wait_started "$n" "$before" $((SECONDS + ${KCG_KAFKA_START_TIMEOUT:-120})) || rc=$?
+	if ((rc == 75)); then
+		die "broker $n could not bind its port again ($(cat "$state/addr.$n")): another process has it"
+	elif ((rc != 0)); then
+		die "broker $n did not start again"
+	fi
+	say "broker $n (pid $(cat "$state/pid.$n")) back at $(cat "$state/addr.$n") in $((SECONDS - started))s"
+	cat "$state/addr.$n"
+}
+
+cmd_status() {
+	local n pid every=1 any=0 one="${1:-}"
+	if [[ -n "$one" ]]; then
+		is_node "$one" || die "no node '$one' (nodes: $(nodes | paste -sd' '))"
+		if pid="$(node_pid "$one")"; then
+			echo "node $one: running (pid $pid) at $(cat "$state/addr.$one")"
+			return 0
+		fi
+		echo "node $one: not running"
+		return 1
+	fi
+	if [[ "$(nodes)" == 1 ]]; then
+		if pid="$(node_pid 1)"; then
+			echo "running (pid $pid)"
+			cat "$state/env"
+			return 0
+		fi
+		echo "not running"
+		return 1
+	fi
+	for n in $(nodes); do
+		if pid="$(node_pid "$n")"; then
+			any=1
+			echo "node $n: running (pid $pid) at $(cat "$state/addr.$n")"
+		else
+			every=0
+			echo "node $n: not running"
+		fi
+	done
+	if ((any == 0)); then
+		echo "not running"
+		return 1
+	fi
+	cat "$state/env"
+	((every)) || return 1
 }
 
 cmd_logs() {
-	local run
+	local node="" lines=200 n files=()
+	while (($#)); do
+		case "$1" in
+		--node)
+			[[ $# -ge 2 ]] || die "usage: kafka.sh logs [--node NODE] [LINES]"
+			node="$2"
+			shift 2
+			;;
+		*)
+			lines="$1"
+			shift
+			;;
+		esac
+	done
 	[[ -f "$state/rundir" ]] || die "not started"
-	run="$(cat "$state/rundir")"
-	tail -n "${1:-200}" "$run/logs/server.log"
+	if [[ -n "$node" ]]; then
+		is_node "$node" || die "no node '$node' (nodes: $(nodes | paste -sd' '))"
+		tail -n "$lines" "$(node_dir "$node")/logs/server.log"
+		return
+	fi
+	for n in $(nodes); do files+=("$(node_dir "$n")/logs/server.log"); done
+	tail -n "$lines" "${files[@]}"
 }
 
 usage() {
@@ -394,14 +806,50 @@ usage() {
 	exit 2
 }
 
+# parse_options ARGS...: --brokers N and --version V (for fetch and start).
+parse_options() {
+	while (($#)); do
+		case "$1" in
+		--brokers | --version)
+			[[ $# -ge 2 ]] || die "$1 needs a value"
+			if [[ "$1" == --brokers ]]; then brokers="$2"; else kafka_version="$2"; fi
+			shift 2
+			;;
+		--brokers=*)
+			brokers="${1#*=}"
+			shift
+			;;
+		--version=*)
+			kafka_version="${1#*=}"
+			shift
+			;;
+		*) die "unknown option '$1' (try: kafka.sh help)" ;;
+		esac
+	done
+	[[ "$brokers" =~ ^[1-9]$ ]] || die "bad broker count '$brokers' (1 to 9)"
+	check_version "$kafka_version"
+}
+
+kafka_version="${KCG_KAFKA_VERSION:-$TOOLS_VERSION}"
+brokers="${KCG_KAFKA_BROKERS:-1}"
+cport=""
+
 [[ $# -ge 1 ]] || usage
 cmd="$1"
 shift
 case "$cmd" in
-fetch) cmd_fetch ;;
-start) cmd_start ;;
+fetch)
+	parse_options "$@"
+	cmd_fetch
+	;;
+start)
+	parse_options "$@"
+	cmd_start
+	;;
 stop) cmd_stop ;;
-status) cmd_status ;;
+stop-broker) cmd_stop_broker "$@" ;;
+start-broker) cmd_start_broker "$@" ;;
+status) cmd_status "$@" ;;
 env)
 	[[ -f "$state/env" ]] || die "not started (no $state/env)"
 	cat "$state/env"
