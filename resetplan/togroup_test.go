@@ -28,7 +28,7 @@ func TestBuildToGroup(t *testing.T) {
 	}{
 		{name: "copied, new group", target: group("canary", nil), scope: all,
 			commits: map[TopicPartition]int64{tp("t", 0): 3, tp("t", 1): 4, tp("t", 2): 4},
-			want: []wantPart{{tp("t", 0), nil, 3, ReasonCopiedFromGroup}, {tp("t", 1), nil, 4, ReasonCopiedFromGroup}, {tp("t", 2), nil, 4, ReasonCopiedFromGroup}}},
+			want:    []wantPart{{tp("t", 0), nil, 3, ReasonCopiedFromGroup}, {tp("t", 1), nil, 4, ReasonCopiedFromGroup}, {tp("t", 2), nil, 4, ReasonCopiedFromGroup}}},
 		{name: "target's own commits are current", target: group("canary", map[TopicPartition]int64{tp("t", 0): 1}), scope: Scope{Topics: []TopicSpec{{Topic: "t", Partitions: []int32{0}}}},
 			commits: map[TopicPartition]int64{tp("t", 0): 5},
 			want:    []wantPart{{tp("t", 0), i64(1), 5, ReasonCopiedFromGroup}}},
