@@ -2,6 +2,8 @@ package kafkatest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -26,7 +28,7 @@ func (e *Env) ShareGroupMember(t testing.TB, group, topic string) *Member {
 	if e.Real {
 		m.stop, exited = startJava(t, ConsoleShareConsumerClass, m.ClientID,
 			"--bootstrap-server", e.Bootstrap, "--topic", topic, "--group", group,
-			"--consumer-property", "client.id="+m.ClientID)
+			"--command-property", "client.id="+m.ClientID)
 	} else {
 		m.stop = e.kfakeShareMember(t, group, topic)
 	}
@@ -61,4 +63,38 @@ func (e *Env) kfakeShareMember(t testing.TB, group, topic string) (leave func())
 	}
 	retry(t, "join share group "+group, func(ctx context.Context) error { return beat(ctx, 0) })
 	return func() { _ = beat(context.Background(), -1) }
+}
+
+// WordCountDemoClass is Kafka Streams' word-count example
+// (org.apache.kafka:kafka-streams-examples, on the classpath through
+// .ci/kafka/pom.xml). It reads streams-plaintext-input and writes
+// streams-wordcount-output; its only argument is a properties file.
+const WordCountDemoClass = "org.apache.kafka.streams.examples.wordcount.WordCountDemo"
+
+// StreamsGroupMember makes group a streams group (KIP-1071): it starts
+// Kafka Streams' WordCountDemo with application.id = group and
+// group.protocol=streams, and waits until ListGroups v5 lists the group
+// with type "streams". Real broker only (kfake has no streams groups): it
+// skips on kfake.
+func (e *Env) StreamsGroupMember(t testing.TB, group string) *Member {
+	t.Helper()
+	e.RequireReal(t, "a streams group needs Kafka Streams on the real broker")
+	for _, topic := range []string{"streams-plaintext-input", "streams-wordcount-output"} {
+		e.CreateTopic(t, topic, 1)
+	}
+	props := filepath.Join(t.TempDir(), "streams.properties")
+	conf := "application.id=" + group + "\nbootstrap.servers=" + e.Bootstrap + "\ngroup.protocol=streams\n" +
+		"state.dir=" + filepath.Join(t.TempDir(), "state") + "\n"
+	if err := os.WriteFile(props, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := &Member{Group: group, ClientID: group}
+	var exited func() error
+	m.stop, exited = startJava(t, WordCountDemoClass, group, props)
+	t.Cleanup(m.Stop)
+	e.waitFor(t, "streams group "+group, exited, func(ctx context.Context) (bool, string, error) {
+		typ := e.GroupTypes(t)[group]
+		return typ == "streams", "type " + typ, nil
+	})
+	return m
 }
