@@ -83,7 +83,7 @@ type planOptions struct {
 func planCommand(s Streams) *cli.Command {
 	flags := []cli.Flag{
 		groupFlag(),
-		&cli.BoolFlag{Name: "all-groups", Usage: "plan every consumer group"},
+		&cli.BoolFlag{Name: "all-groups", Usage: "plan every consumer group (share and streams groups are left out, with a note)"},
 		&cli.BoolFlag{Name: "all-topics", Usage: "scope: every partition the group has a committed offset for"},
 		&cli.StringSliceFlag{Name: "topic", Usage: "scope: topic `T` (all partitions) or T:0,2 (repeatable)"},
 	}
@@ -103,7 +103,14 @@ func planCommand(s Streams) *cli.Command {
 		ArgsUsage: "GROUP... | --all-groups  (--all-topics | --topic T[:P,...]) STRATEGY --out FILE",
 		Description: "Resolves a reset with the Java tool's semantics and writes every target,\n" +
 			"already resolved, into a plan file for review. 'kcg show' renders it,\n" +
-			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.",
+			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.\n\n" +
+			"Strategies: --to-earliest, --to-latest, --to-current, --to-offset N,\n" +
+			"--shift-by N, --to-datetime TS, --by-duration D, --from-file FILE (the Java\n" +
+			"tool's), and --to-group SOURCE: the committed offsets of group SOURCE on the\n" +
+			"scoped partitions (partitions SOURCE never committed are left out).\n\n" +
+			"Examples:\n" +
+			"   kcg plan billing --topic payments --to-datetime 2026-11-28T00:00:00Z --out chg-1234.yaml\n" +
+			"   kcg plan billing-v2 --topic payments --to-group billing --allow-new-group --out migrate.yaml",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
