@@ -89,8 +89,9 @@ type Warning struct {
 //
 // Errors: *ArgError (no scope, unknown strategy), *NotFoundError (scoped
 // or file partitions that do not exist), *NoCommitError (--shift-by on a
-// partition without a commit; the whole plan fails, as in Java), and
-// lookup failures wrapped with context.
+// partition without a commit; the whole plan fails, as in Java),
+// *NoSourceCommitError (--to-group whose SOURCE committed none of the
+// scope), and lookup failures wrapped with context.
 func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, error) {
 	now := req.Now
 	if now.IsZero() {
