@@ -48,7 +48,7 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 		return err
 	}
 	defer done()
-	groups, err := o.scope.resolve(ctx, cl)
+	groups, err := o.scope.resolve(ctx, cl, s.Err)
 	if err != nil {
 		return err
 	}

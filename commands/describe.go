@@ -76,7 +76,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	defer progress.done()
 
 	progress.say("listing groups")
-	groups, err := o.scope.resolve(ctx, cl)
+	groups, err := o.scope.resolve(ctx, cl, s.Err)
 	if err != nil {
 		return err
 	}

@@ -320,7 +320,7 @@ func TestListFilters(t *testing.T) {
 			t.Fatalf("--state %q: %q", bad, r.Stderr)
 		}
 	}
-	kcgOn(t, e, "list", "--type", "share").MustCode(t, 64)
+	kcgOn(t, e, "list", "--type", "connect").MustCode(t, 64) // share and streams are valid since issue 14
 	r = kcgOn(t, e, "list", "--state", "Stable", "--type", "consumer").MustCode(t, 0)
 	if g := rows(r.Stdout, f.kip848); len(g) != 1 || g[0][1] != "Stable" || g[0][2] != "consumer" {
 		t.Fatalf("list row %v", g)

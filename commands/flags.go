@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -121,9 +123,23 @@ func groupScopeFrom(c *cli.Context) (groupScope, error) {
 }
 
 // resolve returns the group ids: the named ones, or every consumer group.
-func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	if s.all {
-		return groupops.AllGroupIDs(ctx, cl)
+// For --all-groups it says on notes how many share, streams or other
+// groups it left out: kcg manages consumer groups only.
+func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer) ([]string, error) {
+	if !s.all {
+		return s.groups, nil
 	}
-	return s.groups, nil
+	ids, others, err := groupops.AllGroupIDs(ctx, cl)
+	if err == nil && others > 0 {
+		fmt.Fprintf(notes, "note: --all-groups leaves out %d %s that %s not consumer groups (share, streams); kcg list --type all shows them\n",
+			others, plural(others, "group", "groups"), plural(others, "is", "are"))
+	}
+	return ids, err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

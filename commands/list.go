@@ -14,10 +14,10 @@ import (
 func listCommand(s Streams) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
-		Usage: "list consumer groups with their state and type",
+		Usage: "list consumer groups with their state and type (--type all: share and streams groups too)",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "state", Usage: "only groups in these states, comma-separated (" + strings.Join(vocab.States, ", ") + ")"},
-			&cli.StringFlag{Name: "type", Usage: "only groups of these types, comma-separated (classic, consumer)"},
+			&cli.StringFlag{Name: "type", Usage: "only groups of these types, comma-separated (classic, consumer, share, streams), or all; default: the consumer groups (classic and consumer), as kafka-consumer-groups --list"},
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
@@ -26,6 +26,8 @@ func listCommand(s Streams) *cli.Command {
 }
 
 type listOptions struct {
+	// filter.Types are --type's values: nil (the consumer groups), group
+	// types, or groupops.TypeAll.
 	filter kafkaadmin.ListGroupsOptions
 	format output.Format
 }
@@ -42,7 +44,7 @@ func listOptionsFrom(c *cli.Context) (listOptions, error) {
 		}
 	}
 	if c.IsSet("type") {
-		if o.filter.Types, err = groupops.ParseTypes(c.String("type")); err != nil {
+		if o.filter.Types, err = groupops.ParseListTypes(c.String("type")); err != nil {
 			return o, app.Usagef("%s", err)
 		}
 	}
@@ -56,7 +58,7 @@ func runList(c *cli.Context, s Streams, o listOptions) error {
 		return err
 	}
 	defer done()
-	gs, err := groupops.ListConsumerGroups(ctx, cl, o.filter)
+	gs, err := groupops.ListGroupsOfTypes(ctx, cl, o.filter.States, o.filter.Types)
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func TestListAndDeleteOptions(t *testing.T) {
 	if err != nil || !slices.Equal(l.filter.States, []string{"Stable", "Empty"}) || !slices.Equal(l.filter.Types, []string{"consumer"}) {
 		t.Errorf("list options = %+v, %v", l, err)
 	}
-	for _, bad := range [][]string{{"--state", "Stable,Nope"}, {"--type", "share"}, {"extra"}} {
+	for _, bad := range [][]string{{"--state", "Stable,Nope"}, {"--type", "nope"}, {"--type", "all,share"}, {"extra"}} {
 		_, err := parseOptions(t, "list", listOptionsFrom, bad...)
 		wantCode(t, err, app.ExitUsage)
 	}

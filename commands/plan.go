@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -17,8 +18,9 @@ import (
 )
 
 // strategyNames are the eight --reset-offsets strategies, with the Java
-// tool's names, in the order their flags are listed.
-var strategyNames = []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file"}
+// tool's names, and kcg's own to-group, in the order their flags are
+// listed.
+var strategyNames = []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file", "to-group"}
 
 // strategyFlags are the strategies' flags.
 func strategyFlags() []cli.Flag {
@@ -31,6 +33,7 @@ func strategyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "to-datetime", Usage: "reset to the first record at or after `TS` (YYYY-MM-DDThh:mm:ss[.sss][zone]; no zone = UTC)"},
 		&cli.StringFlag{Name: "by-duration", Usage: "reset to the first record newer than now minus `D` (ISO-8601 PnDTnHnMnS)"},
 		&cli.StringFlag{Name: "from-file", Usage: "reset to the offsets in `FILE` (the Java tool's CSV, or a kcg plan)"},
+		&cli.StringFlag{Name: "to-group", Usage: "copy the committed offsets of group `SOURCE` (clamped to the log; partitions SOURCE never committed are left out)"},
 	}
 }
 
@@ -44,7 +47,7 @@ func strategyFrom(c *cli.Context, singleGroup string) (resetplan.StrategySpec, e
 	}
 	switch len(given) {
 	case 0:
-		return resetplan.StrategySpec{}, app.Usagef("give one strategy: --to-earliest, --to-latest, --to-current, --to-offset N, --shift-by N, --to-datetime TS, --by-duration D or --from-file FILE")
+		return resetplan.StrategySpec{}, app.Usagef("give one strategy: --to-earliest, --to-latest, --to-current, --to-offset N, --shift-by N, --to-datetime TS, --by-duration D, --from-file FILE or --to-group SOURCE")
 	case 1:
 	default:
 		return resetplan.StrategySpec{}, app.Usagef("give one strategy, not --%s", strings.Join(given, " and --"))
@@ -80,7 +83,7 @@ type planOptions struct {
 func planCommand(s Streams) *cli.Command {
 	flags := []cli.Flag{
 		groupFlag(),
-		&cli.BoolFlag{Name: "all-groups", Usage: "plan every consumer group"},
+		&cli.BoolFlag{Name: "all-groups", Usage: "plan every consumer group (share and streams groups are left out, with a note)"},
 		&cli.BoolFlag{Name: "all-topics", Usage: "scope: every partition the group has a committed offset for"},
 		&cli.StringSliceFlag{Name: "topic", Usage: "scope: topic `T` (all partitions) or T:0,2 (repeatable)"},
 	}
@@ -100,7 +103,14 @@ func planCommand(s Streams) *cli.Command {
 		ArgsUsage: "GROUP... | --all-groups  (--all-topics | --topic T[:P,...]) STRATEGY --out FILE",
 		Description: "Resolves a reset with the Java tool's semantics and writes every target,\n" +
 			"already resolved, into a plan file for review. 'kcg show' renders it,\n" +
-			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.",
+			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.\n\n" +
+			"Strategies: --to-earliest, --to-latest, --to-current, --to-offset N,\n" +
+			"--shift-by N, --to-datetime TS, --by-duration D, --from-file FILE (the Java\n" +
+			"tool's), and --to-group SOURCE: the committed offsets of group SOURCE on the\n" +
+			"scoped partitions (partitions SOURCE never committed are left out).\n\n" +
+			"Examples:\n" +
+			"   kcg plan billing --topic payments --to-datetime 2026-11-28T00:00:00Z --out chg-1234.yaml\n" +
+			"   kcg plan billing-v2 --topic payments --to-group billing --allow-new-group --out migrate.yaml",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
@@ -142,6 +152,14 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	if r.Strategy.Type != resetplan.StrategyFromFile && r.Scope.IsZero() {
 		return o, app.Usagef("give a scope: --all-topics or --topic T[:P,...]")
 	}
+	if r.Strategy.Type == resetplan.StrategyToGroup {
+		if o.scope.all {
+			return o, app.Usagef("--to-group copies one group's offsets to the groups named: give them, not --all-groups")
+		}
+		if slices.Contains(o.scope.groups, r.Strategy.Source) {
+			return o, app.Usagef("--to-group %s: the source group is also a group to reset; copy to another group", r.Strategy.Source)
+		}
+	}
 	if c.String("ticket") != "" || c.String("note") != "" {
 		r.Annotations = &resetplan.Annotations{Ticket: c.String("ticket"), Note: c.String("note")}
 	}
@@ -161,7 +179,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 		return err
 	}
 	defer done()
-	groups, err := o.scope.resolve(ctx, cl)
+	groups, err := o.scope.resolve(ctx, cl, s.Err)
 	if err != nil {
 		return err
 	}
@@ -170,7 +188,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 			return err
 		}
 	}
-	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups)
+	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, &o.request.Strategy)
 	if err != nil {
 		return err
 	}
@@ -277,6 +295,8 @@ func planError(err error) error {
 		return app.Usagef("%s", err)
 	case errors.Is(err, resetplan.ErrBadInput):
 		return app.BadInput(err)
+	case errors.Is(err, resetplan.ErrNoSourceCommit):
+		return app.Refused(err)
 	}
 	return err
 }

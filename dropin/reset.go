@@ -44,7 +44,7 @@ func (d *dropIn) resetOffsets() error {
 	if err != nil {
 		return err
 	}
-	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups)
+	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, nil)
 	if err != nil {
 		return err
 	}

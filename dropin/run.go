@@ -60,7 +60,9 @@ func (d *dropIn) connect() (*kafkaadmin.Client, context.Context, func(), error) 
 // duplicates, or with --all-groups every consumer group (sorted).
 func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
 	if d.a.Has("all-groups") {
-		return groupops.AllGroupIDs(ctx, cl)
+		// Java's --all-groups lists consumer groups only too, silently.
+		ids, _, err := groupops.AllGroupIDs(ctx, cl)
+		return ids, err
 	}
 	return vocab.Dedupe(d.a.Values("group")), nil
 }

@@ -27,6 +27,10 @@ func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 	if len(groups) == 0 {
 		return nil, nil
 	}
+	// DeleteGroups deletes share and streams groups too: refuse them.
+	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+		return nil, err
+	}
 	res, err := cl.DeleteGroups(ctx, groups)
 	if err != nil {
 		return nil, err
@@ -73,6 +77,9 @@ func (p PartitionDeletion) Name() string {
 // one: nothing was deleted.
 func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
 	r := OffsetDeletion{Group: group}
+	if err := RefuseOtherTypes(ctx, cl, []string{group}); err != nil {
+		return r, err
+	}
 	var whole []string
 	for _, ts := range specs {
 		if ts.Partitions == nil {

@@ -28,17 +28,24 @@ func ListConsumerGroups(ctx context.Context, cl *kafkaadmin.Client, opts kafkaad
 }
 
 // AllGroupIDs lists every consumer group id, sorted: what --all-groups
-// means.
-func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	gs, err := ListConsumerGroups(ctx, cl, kafkaadmin.ListGroupsOptions{})
+// means. others counts the share, streams and other non-consumer groups
+// it left out, so the caller can say so.
+func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) (ids []string, others int, err error) {
+	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	ids := make([]string, 0, len(gs))
+	ids = []string{}
 	for _, g := range gs {
-		ids = append(ids, g.Group)
+		switch {
+		case vocab.IsConsumerGroup(g.Type, g.ProtocolType):
+			ids = append(ids, g.Group)
+		case isOtherType(g.Type):
+			others++
+		}
 	}
-	return ids, nil
+	slices.Sort(ids)
+	return ids, others, nil
 }
 
 // parseNameList parses a --state or --type value the way the Java tool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -53,19 +54,64 @@ type PlanRequest struct {
 	Annotations *resetplan.Annotations
 }
 
+// SourceMissingError is a --to-group SOURCE the cluster does not have: no
+// group and no committed offset by that id. Exit 3.
+type SourceMissingError struct {
+	Group string
+}
+
+func (e *SourceMissingError) Error() string {
+	return fmt.Sprintf("source group %q does not exist: --to-group copies the committed offsets of an existing group; check the name; no plan was written", e.Group)
+}
+
 // ReadForPlan reads the cluster and groups a plan is built from: one
-// metadata, one describe and one offset-fetch phase.
-func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string) (kafkaadmin.ClusterInfo, []resetplan.GroupSnapshot, error) {
+// metadata, one group listing (the types: share and streams groups are
+// refused with *OtherTypeError), one describe and one offset-fetch phase.
+// For --to-group it reads SOURCE in the same describe and offset-fetch
+// phases as the targets and sets strategy.SourceCommits; a SOURCE that
+// does not exist is a *SourceMissingError.
+func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, strategy *resetplan.StrategySpec) (kafkaadmin.ClusterInfo, []resetplan.GroupSnapshot, error) {
 	info, err := cl.Cluster(ctx)
 	if err != nil {
 		return info, nil, err
 	}
-	gs, err := ReadGroups(ctx, cl, groups)
+	read := groups
+	toGroup := strategy != nil && strategy.Type == resetplan.StrategyToGroup
+	if toGroup {
+		read = append(slices.Clip(groups), strategy.Source)
+	}
+	if err := RefuseOtherTypes(ctx, cl, read); err != nil {
+		return info, nil, err
+	}
+	gs, err := ReadGroups(ctx, cl, read)
 	if err != nil {
 		return info, nil, err
 	}
+	if toGroup {
+		src := gs[len(gs)-1]
+		gs = gs[:len(gs)-1]
+		if strategy.SourceCommits, err = sourceCommits(src); err != nil {
+			return info, nil, err
+		}
+	}
 	snaps, err := PlanInputs(gs)
 	return info, snaps, err
+}
+
+// sourceCommits are --to-group SOURCE's committed offsets. A group with
+// only committed offsets (no members ever, "simple") exists too.
+func sourceCommits(src Group) (map[TopicPartition]int64, error) {
+	if src.Err != nil {
+		return nil, fmt.Errorf("source group %s: %w", src.Name(), src.Err)
+	}
+	if !src.Desc.Exists && len(src.Offsets) == 0 && len(src.Invalid) == 0 {
+		return nil, &SourceMissingError{Group: src.Name()}
+	}
+	commits := make(map[TopicPartition]int64, len(src.Offsets))
+	for tp, c := range src.Offsets {
+		commits[tp] = c.Offset
+	}
+	return commits, nil
 }
 
 // BuildPlan resolves r for groups with the Java tool's semantics

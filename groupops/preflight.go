@@ -136,6 +136,11 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 	if len(groups) == 0 {
 		return c, nil
 	}
+	// Again at apply time: the id may have been deleted and reused as a
+	// share or streams group since the plan was made.
+	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+		return nil, err
+	}
 	gs, err := ReadGroups(ctx, cl, groups)
 	if err != nil {
 		return nil, err

@@ -98,6 +98,9 @@ func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 	if err != nil {
 		return nil, err
 	}
+	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+		return nil, err
+	}
 	progress("describing groups")
 	gs, err := ReadGroups(ctx, cl, groups)
 	if err != nil {

@@ -84,6 +84,8 @@ func strategyText(s resetplan.Strategy) string {
 		t += " " + s.File
 	case s.RollbackOf != "":
 		t += " of " + s.RollbackOf
+	case s.Group != "":
+		t += " (copied from group " + s.Group + ")"
 	}
 	return t
 }

@@ -57,6 +57,10 @@ const (
 	// partition that no longer exists (deleted topic); kcg leaves it out of
 	// the plan, where Java 4.2+ fails the whole command (KAFKA-17218).
 	WarnPartitionGone WarningKind = "partition-gone"
+	// WarnNotInSource: --to-group's SOURCE never committed some partitions
+	// of the group's scope; they are left out of the plan (one warning per
+	// group, naming them all).
+	WarnNotInSource WarningKind = "not-in-source"
 )
 
 // Warning is something the operator should see about a plan; it is not
@@ -71,6 +75,8 @@ type Warning struct {
 	// Message is the Java tool's text (without its "WARN"/"Warn: "/
 	// "Error: " prefix) or, for kcg-only warnings, kcg's.
 	Message string
+	// partitions are a WarnNotInSource warning's partitions.
+	partitions []TopicPartition
 }
 
 // Build resolves a reset into a plan with the Java tool's semantics (see
@@ -83,8 +89,9 @@ type Warning struct {
 //
 // Errors: *ArgError (no scope, unknown strategy), *NotFoundError (scoped
 // or file partitions that do not exist), *NoCommitError (--shift-by on a
-// partition without a commit; the whole plan fails, as in Java), and
-// lookup failures wrapped with context.
+// partition without a commit; the whole plan fails, as in Java),
+// *NoSourceCommitError (--to-group whose SOURCE committed none of the
+// scope), and lookup failures wrapped with context.
 func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, error) {
 	now := req.Now
 	if now.IsZero() {
@@ -102,6 +109,11 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 		return nil, nil, err
 	}
 	perGroup, warnings := resolveGroupPartitions(req, groups, existing)
+	if req.Strategy.Type == StrategyToGroup {
+		if err := requireSourceCommits(req.Strategy, perGroup, warnings); err != nil {
+			return nil, nil, err
+		}
+	}
 	if req.Strategy.Type == StrategyShiftBy {
 		if err := requireCommits(groups, perGroup); err != nil {
 			return nil, nil, err
@@ -136,6 +148,16 @@ func checkRequest(req Request) error {
 	}
 	if st.Type != StrategyFromFile && req.Scope.IsZero() {
 		return &ArgError{Msg: NoScopeMessage, Java: NoScopeMessage}
+	}
+	if st.Type == StrategyToGroup {
+		if st.Source == "" {
+			return &ArgError{Option: string(st.Type), Value: st.Source, Msg: "a source group id is required"}
+		}
+		for _, g := range req.Groups {
+			if g.Group == st.Source {
+				return &ArgError{Option: string(st.Type), Value: st.Source, Msg: "the source group is also a group to reset; copy to another group"}
+			}
+		}
 	}
 	return nil
 }
@@ -277,7 +299,57 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 			}
 		}
 	}
-	return vocab.SortedPartitions(tps), warnings
+	tps = vocab.SortedPartitions(tps)
+	if req.Strategy.Type == StrategyToGroup {
+		var w *Warning
+		tps, w = splitBySource(req.Strategy, g.Group, tps)
+		if w != nil {
+			warnings = append(warnings, *w)
+		}
+	}
+	return tps, warnings
+}
+
+// splitBySource keeps the partitions --to-group's SOURCE has committed and
+// warns, naming them, about the ones it never committed: they are left out
+// of the plan rather than guessed.
+func splitBySource(st StrategySpec, group string, tps []TopicPartition) ([]TopicPartition, *Warning) {
+	kept := tps[:0:0]
+	var left []TopicPartition
+	for _, tp := range tps {
+		if _, ok := st.SourceCommits[tp]; ok {
+			kept = append(kept, tp)
+		} else {
+			left = append(left, tp)
+		}
+	}
+	if len(left) == 0 {
+		return kept, nil
+	}
+	return kept, &Warning{Kind: WarnNotInSource, Group: group, partitions: left,
+		Message: fmt.Sprintf("%s has no committed offset on %s: left out of the plan for group %s", st.Source, partitionNames(left), group)}
+}
+
+// requireSourceCommits refuses a --to-group plan that would copy nothing
+// because SOURCE never committed any partition of the scope; it names the
+// partitions (those the warnings left out).
+func requireSourceCommits(st StrategySpec, perGroup [][]TopicPartition, warnings []Warning) error {
+	for _, tps := range perGroup {
+		if len(tps) > 0 {
+			return nil
+		}
+	}
+	var missing []TopicPartition
+	for _, w := range warnings {
+		if w.Kind == WarnNotInSource {
+			missing = append(missing, w.partitions...)
+		}
+	}
+	if len(missing) == 0 {
+		// Nothing was in scope at all: the caller's "nothing to reset".
+		return nil
+	}
+	return &NoSourceCommitError{Source: st.Source, Partitions: vocab.SortedPartitions(missing)}
 }
 
 // requireCommits is the Java tool's refusal of --shift-by, before touching
@@ -425,6 +497,13 @@ func strategyTarget(st StrategySpec, group string, p Partition, times map[TopicP
 		target, reason, w := clamp(st.Targets[group][tp], p.LogStart, p.LogEnd, tp)
 		if reason == ReasonResolved {
 			reason = ReasonFromFile
+		}
+		return target, reason, w, nil
+	case StrategyToGroup:
+		// splitBySource has kept only partitions SOURCE committed.
+		target, reason, w := clamp(st.SourceCommits[tp], p.LogStart, p.LogEnd, tp)
+		if reason == ReasonResolved {
+			reason = ReasonCopiedFromGroup
 		}
 		return target, reason, w, nil
 	}

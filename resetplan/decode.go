@@ -41,6 +41,7 @@ type wireStrategy struct {
 	ResolvedTime *string `json:"resolvedTime" yaml:"resolvedTime"`
 	File         *string `json:"file" yaml:"file"`
 	RollbackOf   *string `json:"rollbackOf" yaml:"rollbackOf"`
+	Group        *string `json:"group" yaml:"group"`
 }
 
 type wireAnnotations struct {
@@ -265,6 +266,8 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 				return bad("%s: unknown reason %q", where, wp.Reason)
 			case (pt.Reason == ReasonRestore || pt.Reason == ReasonDeleteOffset) && !rollback:
 				return bad("%s: reason %s is only valid in a rollback plan", where, pt.Reason)
+			case pt.Reason == ReasonCopiedFromGroup && p.Strategy.Type != StrategyToGroup:
+				return bad("%s: reason %s is only valid in a to-group plan", where, pt.Reason)
 			case pt.Reason == ReasonDeleteOffset && pt.Target != nil:
 				return bad("%s: reason delete-offset needs target: null", where)
 			case pt.Target == nil && pt.Reason != ReasonDeleteOffset:
@@ -296,13 +299,14 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 	want := map[StrategyType]string{
 		StrategyToOffset: "offset", StrategyShiftBy: "shiftBy", StrategyToDatetime: "datetime",
 		StrategyByDuration: "duration", StrategyFromFile: "file", StrategyRollback: "rollbackOf",
+		StrategyToGroup: "group",
 	}[t]
 	present := map[string]bool{
 		"offset": w.Offset != nil, "shiftBy": w.ShiftBy != nil, "datetime": w.Datetime != nil,
 		"duration": w.Duration != nil, "resolvedTime": w.ResolvedTime != nil, "file": w.File != nil,
-		"rollbackOf": w.RollbackOf != nil,
+		"rollbackOf": w.RollbackOf != nil, "group": w.Group != nil,
 	}
-	for _, k := range []string{"offset", "shiftBy", "datetime", "duration", "resolvedTime", "file", "rollbackOf"} {
+	for _, k := range []string{"offset", "shiftBy", "datetime", "duration", "resolvedTime", "file", "rollbackOf", "group"} {
 		allowed := k == want || (k == "resolvedTime" && t == StrategyByDuration)
 		if present[k] && !allowed {
 			return Strategy{}, &DecodeError{Msg: fmt.Sprintf("strategy %s does not take %s", t, k)}
@@ -334,6 +338,12 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 	}
 	if w.RollbackOf != nil {
 		s.RollbackOf = *w.RollbackOf
+	}
+	if w.Group != nil {
+		if *w.Group == "" {
+			return s, &DecodeError{Msg: "strategy.group is empty"}
+		}
+		s.Group = *w.Group
 	}
 	return s, nil
 }

@@ -200,5 +200,8 @@ func strategyText(s Strategy) string {
 	if s.RollbackOf != "" {
 		out += " rollbackOf=" + s.RollbackOf
 	}
+	if s.Group != "" {
+		out += " group=" + s.Group
+	}
 	return out
 }

@@ -112,6 +112,9 @@ func tree(p *Plan) *ordMap {
 	if s.RollbackOf != "" {
 		st.set("rollbackOf", quoted(s.RollbackOf))
 	}
+	if s.Group != "" {
+		st.set("group", s.Group)
+	}
 	doc.set("strategy", st)
 	if !p.Annotations.IsZero() {
 		an := &ordMap{flow: true}

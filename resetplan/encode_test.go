@@ -57,7 +57,12 @@ func plansForGolden() map[string]*Plan {
 	file.Strategy = Strategy{Type: StrategyFromFile, File: "offsets.csv"}
 	rb := Rollback(samplePlan(), LiveOffsets{"billing": {tp("payments", 0): 3}, "analytics": {tp("payments", 0): 5}},
 		time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC))
-	return map[string]*Plan{"sample": samplePlan(), "odd": oddPlan(), "to-offset": offsetPlan, "shift-by": shift, "from-file": file, "rollback": rb}
+	toGroup := samplePlan()
+	toGroup.Strategy = Strategy{Type: StrategyToGroup, Group: "billing-v1"}
+	toGroup.Groups[0].Partitions[0].Reason = ReasonCopiedFromGroup
+	toGroup.Groups[0].Partitions[1].Reason = ReasonClampedToStart
+	toGroup.Groups[1].Partitions[0].Reason = ReasonClampedToEnd
+	return map[string]*Plan{"sample": samplePlan(), "odd": oddPlan(), "to-offset": offsetPlan, "shift-by": shift, "from-file": file, "rollback": rb, "to-group": toGroup}
 }
 
 func TestEncodeGolden(t *testing.T) {

@@ -26,6 +26,9 @@ var (
 	ErrUnknownPartition = errors.New("unknown partition")
 	// ErrNoCommittedOffset marks --shift-by on a partition without a commit.
 	ErrNoCommittedOffset = errors.New("no committed offset")
+	// ErrNoSourceCommit marks a --to-group whose source group has no
+	// committed offset on any partition of the scope (a refusal, exit 3).
+	ErrNoSourceCommit = errors.New("source group has no committed offset in scope")
 )
 
 // DecodeError is bad input data in a plan file or CSV. It matches
@@ -156,3 +159,27 @@ func (e *NoCommitError) Error() string {
 
 // Is matches ErrNoCommittedOffset.
 func (e *NoCommitError) Is(target error) bool { return target == ErrNoCommittedOffset }
+
+// NoSourceCommitError is a --to-group plan refused because SOURCE never
+// committed any partition of the scope: there is nothing to copy.
+type NoSourceCommitError struct {
+	Source     string
+	Partitions []TopicPartition
+}
+
+// Error names the source and the partitions of the scope.
+func (e *NoSourceCommitError) Error() string {
+	return fmt.Sprintf("%s has no committed offset on %s; no plan was written", e.Source, partitionNames(e.Partitions))
+}
+
+// Is matches ErrNoSourceCommit.
+func (e *NoSourceCommitError) Is(target error) bool { return target == ErrNoSourceCommit }
+
+// partitionNames lists partitions as the Java tool names them: "t-0, t-1".
+func partitionNames(tps []TopicPartition) string {
+	s := make([]string, len(tps))
+	for i, tp := range tps {
+		s[i] = tp.KafkaName()
+	}
+	return strings.Join(s, ", ")
+}

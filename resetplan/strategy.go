@@ -25,6 +25,12 @@ type StrategySpec struct {
 	// are the offsets read from it with ParseResetFile.
 	File    string
 	Targets FileTargets
+	// Source is --to-group's SOURCE; SourceCommits are its committed
+	// offsets, read by the caller in the same offset-fetch phase as the
+	// targets' (groupops.ReadForPlan). A partition without a key was never
+	// committed by SOURCE.
+	Source        string
+	SourceCommits map[TopicPartition]int64
 }
 
 // ParseStrategy parses one strategy option: name is the option with or
@@ -65,6 +71,12 @@ func ParseStrategy(name, value string) (StrategySpec, error) {
 			return spec, &ArgError{Option: string(t), Value: value, Msg: "a file name is required"}
 		}
 		spec.File = value
+		return spec, nil
+	case StrategyToGroup:
+		if strings.TrimSpace(value) == "" {
+			return spec, &ArgError{Option: string(t), Value: value, Msg: "a source group id is required"}
+		}
+		spec.Source = value
 		return spec, nil
 	}
 	names := make([]string, len(strategyTypes))
@@ -115,6 +127,8 @@ func (s StrategySpec) record(now time.Time) Strategy {
 		st.ResolvedTime = time.UnixMilli(s.timeMillis(now)).UTC()
 	case StrategyFromFile:
 		st.File = s.File
+	case StrategyToGroup:
+		st.Group = s.Source
 	}
 	return st
 }

@@ -153,14 +153,18 @@ const (
 	StrategyToDatetime StrategyType = "to-datetime"
 	StrategyByDuration StrategyType = "by-duration"
 	StrategyFromFile   StrategyType = "from-file"
-	StrategyRollback   StrategyType = "rollback"
+	// StrategyToGroup is kcg's own: another group's committed offsets.
+	StrategyToGroup  StrategyType = "to-group"
+	StrategyRollback StrategyType = "rollback"
 )
 
 // strategyTypes lists the types a user can ask for, in the Java tool's
-// order of checking; rollback is produced, never typed.
+// order of checking, then kcg's own to-group; rollback is produced, never
+// typed.
 var strategyTypes = []StrategyType{
 	StrategyToOffset, StrategyToDatetime, StrategyByDuration, StrategyToEarliest,
 	StrategyToLatest, StrategyToCurrent, StrategyShiftBy, StrategyFromFile,
+	StrategyToGroup,
 }
 
 func knownStrategy(t StrategyType) bool {
@@ -187,6 +191,8 @@ type Strategy struct {
 	File string
 	// RollbackOf is the digest of the plan a rollback plan undoes.
 	RollbackOf string
+	// Group is --to-group's SOURCE: the group whose commits were copied.
+	Group string
 }
 
 // Group is one consumer group's part of a plan.
@@ -249,6 +255,10 @@ const (
 	// ReasonFromFile: the offset from --from-file, within the log bounds.
 	// A file offset outside them is clamped and says clamped-to-*.
 	ReasonFromFile Reason = "from-file"
+	// ReasonCopiedFromGroup: --to-group's source group's committed
+	// offset, within the log bounds. One outside them is clamped and says
+	// clamped-to-*.
+	ReasonCopiedFromGroup Reason = "copied-from-group"
 	// ReasonRestore: rollback to the offset committed before apply.
 	ReasonRestore Reason = "restore"
 	// ReasonDeleteOffset: rollback of a partition that had no commit
@@ -259,7 +269,7 @@ const (
 var reasons = map[Reason]bool{
 	ReasonResolved: true, ReasonClampedToStart: true, ReasonClampedToEnd: true,
 	ReasonNoRecordAfterTime: true, ReasonNoCommitUsedEnd: true, ReasonFromFile: true,
-	ReasonRestore: true, ReasonDeleteOffset: true,
+	ReasonRestore: true, ReasonDeleteOffset: true, ReasonCopiedFromGroup: true,
 }
 
 // normalize sorts groups and partitions, the one order every encoding and

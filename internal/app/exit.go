@@ -69,7 +69,9 @@ func ExitCode(ctx context.Context, err error) int {
 		return ee.code
 	}
 	var re *groupops.RefusedError
-	if errors.As(err, &re) {
+	var ote *groupops.OtherTypeError
+	var sme *groupops.SourceMissingError
+	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) {
 		return ExitRefused
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {

@@ -209,18 +209,24 @@ func (e *Env) kgoConsumer(t testing.TB, group, topic, clientID string, kip848 bo
 // group.protocol ("consumer" or "classic").
 func (e *Env) javaConsumer(t testing.TB, group, topic, clientID, protocol string) (stop func(), exited func() error) {
 	t.Helper()
-	args := []string{
+	return startJava(t, ConsoleConsumerClass, clientID,
 		"--bootstrap-server", e.Bootstrap, "--topic", topic, "--group", group,
-		"--command-property", "group.protocol=" + protocol,
-		"--command-property", "client.id=" + clientID,
-		"--command-property", "enable.auto.commit=false",
-	}
-	cmd := javaCommand(t, ConsoleConsumerClass, args...)
+		"--command-property", "group.protocol="+protocol,
+		"--command-property", "client.id="+clientID,
+		"--command-property", "enable.auto.commit=false")
+}
+
+// startJava starts a long-running Java client (a console consumer) named
+// name in messages; stop sends SIGTERM, whose shutdown hook closes the
+// client so it leaves its group, and kills it after 20 s.
+func startJava(t testing.TB, class, name string, args ...string) (stop func(), exited func() error) {
+	t.Helper()
+	cmd := javaCommand(t, class, args...)
 	var stderr lockedBuffer
 	cmd.Stdout = io.Discard
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("kafkatest: starting the Java console consumer: %v", err)
+		t.Fatalf("kafkatest: starting %s: %v", class, err)
 	}
 	waited := make(chan struct{})
 	var waitErr error
@@ -228,18 +234,17 @@ func (e *Env) javaConsumer(t testing.TB, group, topic, clientID, protocol string
 	exited = func() error {
 		select {
 		case <-waited:
-			return fmt.Errorf("the Java console consumer exited (%v); stderr:\n%s", waitErr, stderr.String())
+			return fmt.Errorf("%s exited (%v); stderr:\n%s", class, waitErr, stderr.String())
 		default:
 			return nil
 		}
 	}
 	stop = func() {
-		// SIGTERM: its shutdown hook closes the consumer, which leaves the group.
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-waited:
 		case <-time.After(20 * time.Second):
-			t.Logf("kafkatest: Java console consumer %s did not stop in 20s; killing it", clientID)
+			t.Logf("kafkatest: %s %s did not stop in 20s; killing it", class, name)
 			_ = cmd.Process.Kill()
 			<-waited
 		}

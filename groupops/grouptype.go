@@ -1,0 +1,126 @@
+package groupops
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/vocab"
+)
+
+// OtherTypeError refuses an operation on a group that exists as another
+// type than a consumer group (a KIP-932 share group, a KIP-1071 streams
+// group, or a type Kafka adds later): kcg reads and writes consumer
+// groups only, and that group's offsets belong to another tool. Nothing
+// was written. The exit-code mapping turns it into 3.
+type OtherTypeError struct {
+	Group string
+	// Type is the group type as the broker's ListGroups names it.
+	Type string
+}
+
+func (e *OtherTypeError) Error() string {
+	return fmt.Sprintf("group %s is a %s group, not a consumer group: manage it with %s; nothing was written", e.Group, e.Type, ManagingTool(e.Type))
+}
+
+// ManagingTool names the Apache Kafka tool that manages groups of type t.
+func ManagingTool(t string) string {
+	switch strings.ToLower(t) {
+	case vocab.TypeShare:
+		return "kafka-share-groups.sh"
+	case vocab.TypeStreams:
+		return "kafka-streams-groups.sh"
+	}
+	return "kafka-groups.sh"
+}
+
+// isOtherType reports whether a group listed with type t is one kcg does
+// not manage: anything but classic and consumer ("" is a broker before
+// ListGroups v5, where every group is classic).
+func isOtherType(t string) bool {
+	switch strings.ToLower(t) {
+	case "", vocab.TypeClassic, vocab.TypeConsumer:
+		return false
+	}
+	return true
+}
+
+// RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
+// the order given) the broker lists as a share, streams or other
+// non-consumer group, or nil. It asks ListGroups (v5 reports the type)
+// once; ids the cluster does not list pass. describe, plan, apply and the
+// deletes call it before they read or write a group, and apply calls it
+// again at apply time: a group id can be deleted and reused as another
+// type between plan and apply.
+func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return err
+	}
+	return otherTypeIn(gs, ids)
+}
+
+// otherTypeIn is RefuseOtherTypes over a listing.
+func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
+	types := make(map[string]string, len(listing))
+	for _, g := range listing {
+		types[g.Group] = g.Type
+	}
+	for _, id := range ids {
+		if t, ok := types[id]; ok && isOtherType(t) {
+			return &OtherTypeError{Group: id, Type: t}
+		}
+	}
+	return nil
+}
+
+// TypeAll is `kcg list --type all`: every group the broker lists.
+const TypeAll = "all"
+
+// ListTypes are the group types `kcg list --type` accepts (besides all).
+var ListTypes = []string{vocab.TypeClassic, vocab.TypeConsumer, vocab.TypeShare, vocab.TypeStreams}
+
+// ParseListTypes parses `kcg list --type`: the Java tool's list syntax
+// over classic, consumer, share and streams, or "all". nil means the
+// default: consumer groups, what `kafka-consumer-groups --list` lists.
+func ParseListTypes(input string) ([]string, error) {
+	if strings.EqualFold(strings.TrimSpace(input), TypeAll) {
+		return []string{TypeAll}, nil
+	}
+	t, ok := parseNameList(input, ListTypes)
+	if !ok {
+		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(ListTypes, ", "))
+	}
+	return t, nil
+}
+
+// ListGroupsOfTypes lists groups for `kcg list`, sorted by group id: with
+// no types, the consumer groups (ListConsumerGroups); with "all", every
+// group the broker lists; otherwise the groups of those types, a classic
+// one only when it is a consumer group (as without --type).
+func ListGroupsOfTypes(ctx context.Context, cl *kafkaadmin.Client, states, types []string) ([]kafkaadmin.GroupListing, error) {
+	opts := kafkaadmin.ListGroupsOptions{States: states}
+	if len(types) == 0 || (!slices.Contains(types, TypeAll) && !slices.ContainsFunc(types, isOtherType)) {
+		opts.Types = types
+		return ListConsumerGroups(ctx, cl, opts)
+	}
+	if !slices.Contains(types, TypeAll) {
+		opts.Types = types
+	}
+	gs, err := cl.ListGroups(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := gs[:0:0]
+	for _, g := range gs {
+		if isOtherType(g.Type) || slices.Contains(types, TypeAll) || vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
