@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -65,23 +66,26 @@ func (e *Env) kfakeShareMember(t testing.TB, group, topic string) (leave func())
 	return func() { _ = beat(context.Background(), -1) }
 }
 
-// WordCountDemoClass is Kafka Streams' word-count example
-// (org.apache.kafka:kafka-streams-examples, on the classpath through
-// .ci/kafka/pom.xml). It reads streams-plaintext-input and writes
-// streams-wordcount-output; its only argument is a properties file.
-const WordCountDemoClass = "org.apache.kafka.streams.examples.wordcount.WordCountDemo"
+// streamsApp is the smallest Kafka Streams application
+// (testdata/StreamsGroupApp.java, run as a single-file source program with
+// kafka-streams from .ci/kafka/pom.xml on the classpath); its arguments are
+// a properties file and the topic it consumes.
+func streamsApp(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata", "StreamsGroupApp.java")
+}
 
 // StreamsGroupMember makes group a streams group (KIP-1071): it starts
-// Kafka Streams' WordCountDemo with application.id = group and
+// a minimal Kafka Streams application with application.id = group and
 // group.protocol=streams, and waits until ListGroups v5 lists the group
 // with type "streams". Real broker only (kfake has no streams groups): it
 // skips on kfake.
 func (e *Env) StreamsGroupMember(t testing.TB, group string) *Member {
 	t.Helper()
 	e.RequireReal(t, "a streams group needs Kafka Streams on the real broker")
-	for _, topic := range []string{"streams-plaintext-input", "streams-wordcount-output"} {
-		e.CreateTopic(t, topic, 1)
-	}
+	input := UniqueName(t, "streams-input")
+	e.CreateTopic(t, input, 1)
 	props := filepath.Join(t.TempDir(), "streams.properties")
 	conf := "application.id=" + group + "\nbootstrap.servers=" + e.Bootstrap + "\ngroup.protocol=streams\n" +
 		"state.dir=" + filepath.Join(t.TempDir(), "state") + "\n"
@@ -90,7 +94,7 @@ func (e *Env) StreamsGroupMember(t testing.TB, group string) *Member {
 	}
 	m := &Member{Group: group, ClientID: group}
 	var exited func() error
-	m.stop, exited = startJava(t, WordCountDemoClass, group, props)
+	m.stop, exited = startJava(t, streamsApp(t), group, props, input)
 	t.Cleanup(m.Stop)
 	e.waitFor(t, "streams group "+group, exited, func(ctx context.Context) (bool, string, error) {
 		typ := e.GroupTypes(t)[group]
