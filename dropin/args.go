@@ -377,6 +377,10 @@ func (d *dropIn) finish(err error) int {
 		return jf.code
 	case app.IsSilent(err):
 		return app.ExitCode(d.ctx, err)
+	case app.ExitCode(d.ctx, err) == app.ExitInterrupted:
+		// Ctrl-C: the Java tool dies without a word (not "context
+		// canceled").
+		return app.ExitInterrupted
 	}
 	fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", vocab.OneLine(err.Error()))
 	return app.ExitCode(d.ctx, err)
