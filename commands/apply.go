@@ -15,6 +15,7 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -177,7 +178,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	failure := res.Failure()
 	switch {
 	case failure == nil:
-		fmt.Fprintf(s.Err, "applied %s: %d partitions written and verified\n", o.path, len(check.Pending))
+		fmt.Fprintf(s.Err, "applied %s: %s written and verified\n", o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil
 	case !res.WroteAny():
 		group := res.Groups[res.FailedAt].Group
