@@ -92,7 +92,7 @@ func newApp(s Streams) *cli.App {
 		c.OnUsageError = onUsageError
 	})
 	cli.VersionPrinter = func(c *cli.Context) {
-		fmt.Fprintf(c.App.Writer, "kcg %s\n", c.App.Version)
+		fmt.Fprintln(c.App.Writer, versionLine())
 	}
 	return app
 }

@@ -303,6 +303,11 @@ func Called(args []string) bool {
 	if first == "-h" || first == "--help" || first == "-v" {
 		return false
 	}
+	// "kcg --version" alone is kcg's version line; with other options
+	// (and under the Java binary name) it is the Java tool's --version.
+	if first == "--version" && len(args) == 2 {
+		return false
+	}
 	return strings.HasPrefix(first, "--")
 }
 
