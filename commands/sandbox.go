@@ -25,7 +25,7 @@ func sandboxCommand(s Streams) *cli.Command {
 			"and analytics (partition 2 never committed); group shipping with a live\n" +
 			"member. Point kcg at the printed address, e.g.\n" +
 			"  kcg describe --all-groups --bootstrap-server ADDRESS\n" +
-			"or use --sandbox on any command for a one-shot run.",
+			"or use --sandbox on list, describe or plan for a one-shot run.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "port", Usage: "port to listen on (default: a free port)"},
 		},
