@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/kcg-dev/kcg/dropin"
+	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -57,10 +58,16 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	if err == nil {
 		return app.ExitOK
 	}
-	if !app.IsSilent(err) {
+	code := app.ExitCode(ctx, err)
+	switch {
+	case app.IsSilent(err):
+	case code == app.ExitInterrupted:
+		// Not "context canceled": the operator pressed Ctrl-C.
+		fmt.Fprintln(s.Err, "kcg: interrupted")
+	default:
 		fmt.Fprintf(s.Err, "kcg: %s\n", vocab.OneLine(err.Error()))
 	}
-	return app.ExitCode(ctx, err)
+	return code
 }
 
 func newApp(s Streams) *cli.App {
@@ -85,15 +92,46 @@ func newApp(s Streams) *cli.App {
 		c.OnUsageError = onUsageError
 	})
 	cli.VersionPrinter = func(c *cli.Context) {
-		fmt.Fprintf(c.App.Writer, "kcg %s\n", c.App.Version)
+		fmt.Fprintln(c.App.Writer, versionLine())
 	}
 	return app
 }
 
 // onUsageError keeps usage errors off stdout (scripts parse stdout) and
-// gives them exit 64.
+// gives them exit 64. An unknown flag is named as typed (Go's flag
+// package drops a dash) with the closest flag of the command.
 func onUsageError(c *cli.Context, err error, _ bool) error {
-	return app.Usagef("%s (see 'kcg %s --help')", err, c.Command.Name)
+	see := "kcg --help"
+	var flags []cli.Flag
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		see = "kcg " + c.Command.Name + " --help"
+		flags = c.Command.Flags
+	} else {
+		flags = c.App.Flags
+	}
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return app.Usagef("%s (see '%s')", err, see)
+	}
+	msg := "unknown flag " + dashed(name)
+	if len(name) > 2 {
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		if near := groupops.ClosestNames(name, names, 1); len(near) > 0 {
+			msg += "; did you mean " + dashed(near[0]) + "?"
+		}
+	}
+	return app.Usagef("%s (see '%s')", msg, see)
+}
+
+// dashed is a flag name as typed: -b, --bootstrap-server.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func walk(cmds []*cli.Command, fn func(*cli.Command)) {

@@ -15,6 +15,7 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -134,7 +135,8 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		}
 	}
 	if o.expectDigest != "" && o.expectDigest != digest {
-		return app.Refused(fmt.Errorf("%s has digest %s, not the reviewed %s: the file changed since review; nothing was written", o.path, digest, o.expectDigest))
+		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", o.path, digest, o.expectDigest)
+		return o.refused(s, digest, "", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
 	}
 	cl, ctx, done, err := connect(c)
 	if err != nil {
@@ -156,6 +158,9 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	for _, w := range warnings {
 		fmt.Fprintf(s.Err, "warning: %s\n", w)
 	}
+	if r, ok := errors.AsType[*groupops.RefusedError](err); ok {
+		return o.refused(s, digest, check.ClusterID, r.Reasons, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -173,7 +178,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	failure := res.Failure()
 	switch {
 	case failure == nil:
-		fmt.Fprintf(s.Err, "applied %s: %d partitions written and verified\n", o.path, len(check.Pending))
+		fmt.Fprintf(s.Err, "applied %s: %s written and verified\n", o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil
 	case !res.WroteAny():
 		group := res.Groups[res.FailedAt].Group
@@ -185,6 +190,18 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	wrote, notWrote := res.Split()
 	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s; undo with kcg apply %s",
 		res.Groups[res.FailedAt].Group, failure, strings.Join(wrote, ", "), strings.Join(notWrote, ", "), rbPath))
+}
+
+// refused returns err, the refusal of the apply, after printing the
+// ApplyReport that says why for -o json|yaml, so that a script reading
+// stdout learns it (the table goes without: the reasons are on stderr).
+func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []string, err error) error {
+	if o.format != output.FormatTable {
+		if werr := output.Write(s.Out, o.format, output.NewRefusedApplyReport(o.path, digest, clusterID, reasons)); werr != nil {
+			return werr
+		}
+	}
+	return err
 }
 
 // writeRollback writes the plan that undoes plan (the live offsets of the

@@ -186,7 +186,7 @@ func TestApplyRefusesActiveGroups(t *testing.T) {
 				t.Fatalf("no warning when planning an active group: %q", r.Stderr)
 			}
 			r = kcgOn(t, f.e, "apply", f.path("p.yaml")).MustCode(t, 3)
-			if !strings.Contains(r.Stderr, "active members") {
+			if !strings.Contains(r.Stderr, "has 1 active member (state Stable): stop its consumers first") {
 				t.Fatalf("stderr %q", r.Stderr)
 			}
 			r = kcgOn(t, f.e, "diff", f.path("p.yaml"), "-o", "json").MustCode(t, 2)

@@ -8,6 +8,7 @@ import (
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
@@ -16,7 +17,7 @@ type describeOptions struct {
 	scope   groupScope
 	view    output.View
 	verbose bool
-	topics  []string
+	topics  []resetplan.TopicSpec
 	format  output.Format
 }
 
@@ -35,7 +36,7 @@ func describeCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "members", Usage: "members view"},
 			&cli.BoolFlag{Name: "state", Usage: "state view"},
 			&cli.BoolFlag{Name: "verbose", Usage: "more columns: leader epochs; member epochs and assignments; group epochs"},
-			&cli.StringSliceFlag{Name: "topic", Usage: "only these topics' partitions (repeatable)"},
+			&cli.StringSliceFlag{Name: "topic", Usage: "only these partitions: `TOPIC` or TOPIC:P,P... (repeatable; one matching nothing is named on stderr, exit 1 if none matches)"},
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
@@ -44,10 +45,17 @@ func describeCommand(s Streams) *cli.Command {
 }
 
 func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
-	o := describeOptions{verbose: c.Bool("verbose"), topics: c.StringSlice("topic"), view: output.ViewOffsets}
+	o := describeOptions{verbose: c.Bool("verbose"), view: output.ViewOffsets}
 	var err error
 	if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
+	}
+	for _, a := range c.StringSlice("topic") {
+		ts, err := resetplan.ParseTopicArg(a)
+		if err != nil {
+			return o, app.Usagef("%s", err)
+		}
+		o.topics = append(o.topics, ts)
 	}
 	n := 0
 	for _, v := range []struct {
@@ -106,10 +114,32 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose}); err != nil {
 		return err
 	}
-	if failed > 0 {
+	unmatched := unmatchedTopics(doc, o.topics)
+	for _, a := range unmatched {
+		fmt.Fprintf(s.Err, "kcg: --topic %s matched no partition of the described groups\n", a)
+	}
+	if failed > 0 || (len(o.topics) > 0 && len(unmatched) == len(o.topics)) {
 		return app.Silent(app.ExitError)
 	}
 	return nil
+}
+
+// unmatchedTopics are the --topic values (as T or T:P,P) that cover no
+// partition listed in doc.
+func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSpec) []string {
+	var out []string
+	for _, ts := range topics {
+		hit := false
+		for _, g := range doc.Groups {
+			hit = hit || slices.ContainsFunc(g.Offsets, func(po output.PartitionOffset) bool {
+				return ts.Covers(vocab.TopicPartition{Topic: po.Topic, Partition: po.Partition})
+			})
+		}
+		if !hit {
+			out = append(out, ts.String())
+		}
+	}
+	return out
 }
 
 // sortedByName is gs in group-id order, the order of every report.

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,11 +45,12 @@ func wantCode(t *testing.T, err error, code int) {
 }
 
 func TestDescribeOptions(t *testing.T) {
-	o, err := parseOptions(t, "describe", describeOptionsFrom, "billing", "-o", "json", "--members", "--group", "b2", "--topic", "payments")
+	o, err := parseOptions(t, "describe", describeOptionsFrom, "billing", "-o", "json", "--members", "--group", "b2", "--topic", "payments", "--topic", "orders:1,0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(o.scope.groups, []string{"billing", "b2"}) || o.scope.all || o.view != output.ViewMembers || o.format != output.FormatJSON || !slices.Equal(o.topics, []string{"payments"}) {
+	if !slices.Equal(o.scope.groups, []string{"billing", "b2"}) || o.scope.all || o.view != output.ViewMembers || o.format != output.FormatJSON ||
+		fmt.Sprint(o.topics) != "[payments orders:0,1]" {
 		t.Errorf("options = %+v", o)
 	}
 	for _, bad := range [][]string{
@@ -56,6 +58,7 @@ func TestDescribeOptions(t *testing.T) {
 		{"billing", "--all-groups"},
 		{},
 		{"billing", "-o", "xml"},
+		{"billing", "--topic", "orders:x"},
 	} {
 		_, err := parseOptions(t, "describe", describeOptionsFrom, bad...)
 		wantCode(t, err, app.ExitUsage)

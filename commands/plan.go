@@ -315,7 +315,7 @@ func createFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, pathErr(err))
+		return writeErr(path, err)
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp)
@@ -327,7 +327,7 @@ func createFile(path string, data []byte) error {
 		werr = os.Chmod(tmp, 0o644)
 	}
 	if werr != nil {
-		return fmt.Errorf("writing %s: %w", path, pathErr(werr))
+		return writeErr(path, werr)
 	}
 	switch err := os.Link(tmp, path); {
 	case err == nil:
@@ -341,7 +341,7 @@ func createFile(path string, data []byte) error {
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("%s: %w", path, os.ErrExist)
 		}
-		return fmt.Errorf("writing %s: %w", path, pathErr(err))
+		return writeErr(path, err)
 	}
 	_, werr = g.Write(data)
 	if cerr := g.Close(); werr == nil {
@@ -349,9 +349,20 @@ func createFile(path string, data []byte) error {
 	}
 	if werr != nil {
 		_ = os.Remove(path)
-		return fmt.Errorf("writing %s: %w", path, pathErr(werr))
+		return writeErr(path, werr)
 	}
 	return nil
+}
+
+// writeErr is the failure to write path, in the operator's terms: the
+// file they named, never kcg's temporary file beside it.
+func writeErr(path string, err error) error {
+	if dir := filepath.Dir(path); errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(dir); serr != nil {
+			return fmt.Errorf("writing %s: the directory %s does not exist", path, dir)
+		}
+	}
+	return fmt.Errorf("writing %s: %w", path, pathErr(err))
 }
 
 // pathErr drops the file name of a *PathError (it may be a temporary
@@ -370,7 +381,7 @@ func writeFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return writeErr(path, err)
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
@@ -386,7 +397,7 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	if werr != nil {
 		_ = os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
+		return writeErr(path, werr)
 	}
 	return nil
 }

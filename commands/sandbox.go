@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -24,7 +25,7 @@ func sandboxCommand(s Streams) *cli.Command {
 			"and analytics (partition 2 never committed); group shipping with a live\n" +
 			"member. Point kcg at the printed address, e.g.\n" +
 			"  kcg describe --all-groups --bootstrap-server ADDRESS\n" +
-			"or use --sandbox on any command for a one-shot run.",
+			"or use --sandbox on list, describe or plan for a one-shot run.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "port", Usage: "port to listen on (default: a free port)"},
 		},
@@ -53,6 +54,9 @@ func connectOrSandbox(c *cli.Context) (*kafkaadmin.Client, context.Context, func
 		cl, ctx, done, err := connect(c)
 		return cl, ctx, done, err
 	}
+	if err := sandboxConflict(c); err != nil {
+		return nil, nil, nil, err
+	}
 	sb, err := sandbox.Start(c.Context, sandbox.Options{})
 	if err != nil {
 		return nil, nil, nil, err
@@ -70,4 +74,35 @@ func connectOrSandbox(c *cli.Context) (*kafkaadmin.Client, context.Context, func
 		return nil, nil, nil, err
 	}
 	return cl, ctx, func() { done(); sb.Close() }, nil
+}
+
+// sandboxConflict refuses a connection flag given with --sandbox: the
+// operator named a cluster and the demo one would answer instead. A value
+// from the environment (KCG_BOOTSTRAP_SERVER) is not a conflict: the flag
+// on the command line wins over the environment. --timeout applies to
+// the sandbox too.
+func sandboxConflict(c *cli.Context) error {
+	for _, f := range connectionFlags() {
+		name := f.Names()[0]
+		if name == "timeout" || !c.IsSet(name) || fromEnvOnly(c, f) {
+			continue
+		}
+		return app.Usagef("--sandbox runs against its own demo cluster: it cannot be combined with --%s", name)
+	}
+	return nil
+}
+
+// fromEnvOnly reports whether f's value is the one its environment
+// variable holds (it was not typed, or typed the same).
+func fromEnvOnly(c *cli.Context, f cli.Flag) bool {
+	sf, ok := f.(*cli.StringFlag)
+	if !ok {
+		return false
+	}
+	for _, e := range sf.EnvVars {
+		if v, ok := os.LookupEnv(e); ok && v == c.String(sf.Name) {
+			return true
+		}
+	}
+	return false
 }

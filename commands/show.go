@@ -59,6 +59,9 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 		return o, app.Usagef("show takes one plan file")
 	}
 	o.path = c.Args().First()
+	if o.withGroup && c.String("output") != "csv" {
+		return o, app.Usagef("--with-group is a column of -o csv: give -o csv, or drop --with-group")
+	}
 	if c.String("output") == "csv" {
 		o.csv = true
 		return o, nil

@@ -15,14 +15,19 @@ func versionCommand(s Streams) *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			fmt.Fprintf(s.Out, "kcg %s", app.Version())
-			if app.BuildCommit != "" {
-				fmt.Fprintf(s.Out, " (commit %s, built %s)", app.BuildCommit, app.BuildDate)
-			}
-			fmt.Fprintln(s.Out)
+			fmt.Fprintln(s.Out, versionLine())
 			return nil
 		},
 	}
+}
+
+// versionLine is what kcg version, kcg --version and kcg -v print.
+func versionLine() string {
+	line := "kcg " + app.Version()
+	if app.BuildCommit != "" {
+		line += fmt.Sprintf(" (commit %s, built %s)", app.BuildCommit, app.BuildDate)
+	}
+	return line
 }
 
 func completionCommand(s Streams) *cli.Command {

@@ -303,6 +303,11 @@ func Called(args []string) bool {
 	if first == "-h" || first == "--help" || first == "-v" {
 		return false
 	}
+	// "kcg --version" alone is kcg's version line; with other options
+	// (and under the Java binary name) it is the Java tool's --version.
+	if first == "--version" && len(args) == 2 {
+		return false
+	}
 	return strings.HasPrefix(first, "--")
 }
 
@@ -377,6 +382,10 @@ func (d *dropIn) finish(err error) int {
 		return jf.code
 	case app.IsSilent(err):
 		return app.ExitCode(d.ctx, err)
+	case app.ExitCode(d.ctx, err) == app.ExitInterrupted:
+		// Ctrl-C: the Java tool dies without a word (not "context
+		// canceled").
+		return app.ExitInterrupted
 	}
 	fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", vocab.OneLine(err.Error()))
 	return app.ExitCode(d.ctx, err)

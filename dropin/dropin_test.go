@@ -49,7 +49,7 @@ func TestDropInValidation(t *testing.T) {
 		{append([]string{"--list", "--timeout"}, b...), 64, ""}, // --timeout takes "--bootstrap-server" as its value
 		{append(b, "--describe", "--group"), 64, "joptsimple.OptionMissingRequiredArgumentException: Option group requires an argument"},
 		{append(b, "--list", "--state", "bad, wrong"), 64, "Invalid state list 'bad, wrong'. Valid states are: PreparingRebalance, CompletingRebalance, Stable, Dead, Empty, Assigning, Reconciling"},
-		{append(b, "--list", "--type=Share"), 64, "Invalid types list 'Share'. Valid types are: classic, consumer"},
+		{append(b, "--list", "--type=Share"), 64, "Invalid types list 'Share'. Valid types are: Consumer, Classic"},
 	} {
 		r := kcg(t, c.args...)
 		if c.code == -1 {

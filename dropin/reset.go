@@ -184,7 +184,7 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 	var fe *groupops.FromFileError
 	switch {
 	case errors.As(err, &fe) && fe.Read:
-		return nil, nil, &javaFailure{fmt.Sprintf("java.nio.file.NoSuchFileException: %s", value), app.ExitBadInput}
+		return nil, nil, &javaFailure{fmt.Sprintf("java.io.IOException: Unable to read file %s", value), app.ExitBadInput}
 	case errors.As(err, &fe):
 		return nil, nil, &javaFailure{vocab.OneLine(fe.Err.Error()), app.ExitBadInput}
 	case err != nil:

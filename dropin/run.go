@@ -99,7 +99,8 @@ func (d *dropIn) list() error {
 	for _, v := range d.a.Values("type") {
 		t, err := groupops.ParseTypes(v)
 		if err != nil {
-			return &usageExit{err.Error()}
+			// The Java tool names its GroupType values, capitalised.
+			return &usageExit{fmt.Sprintf("Invalid types list '%s'. Valid types are: Consumer, Classic", v)}
 		}
 		opts.Types = append(opts.Types, t...)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Check is a plan compared with the live cluster: everything apply
@@ -94,7 +95,7 @@ func (c *Check) Refusal(force bool) (warnings []string, err error) {
 		reasons = append(reasons, fmt.Sprintf("the plan is for cluster %s, this is cluster %s", c.Plan.Cluster.ID, c.ClusterID))
 	}
 	for _, a := range c.Active {
-		reasons = append(reasons, fmt.Sprintf("group %s has %d active members (state %s): stop its consumers first", a.Group, a.Members, a.State))
+		reasons = append(reasons, fmt.Sprintf("group %s has %s (state %s): stop its consumers first", a.Group, vocab.Count(a.Members, "active member"), a.State))
 	}
 	if len(c.Drift) > 0 {
 		ds := make([]string, 0, len(c.Drift))

@@ -19,6 +19,9 @@ const (
 	ResultPartial = "partial"
 	// ResultFailed: nothing was written.
 	ResultFailed = "failed"
+	// ResultRefused: a precondition refused the apply before any write
+	// (see ApplyReport.Reasons).
+	ResultRefused = "refused"
 	// ResultWritten: the partition's new offset was committed and read
 	// back.
 	ResultWritten = "written"
@@ -43,8 +46,10 @@ type ApplyReport struct {
 	Digest string `json:"digest" yaml:"digest"`
 	// ClusterID is the live cluster's id.
 	ClusterID string `json:"clusterId" yaml:"clusterId"`
-	// Result is applied, already-applied, partial or failed.
+	// Result is applied, already-applied, partial, failed or refused.
 	Result string `json:"result" yaml:"result"`
+	// Reasons say why a refused apply was refused; empty otherwise.
+	Reasons []string `json:"reasons" yaml:"reasons"`
 	// RollbackPlan is the path of the rollback plan written before the
 	// first commit; nil when nothing was to be written.
 	RollbackPlan *string `json:"rollbackPlan" yaml:"rollbackPlan"`
@@ -90,6 +95,16 @@ func (r ApplyReport) normalized() any {
 		gs[i] = g
 	}
 	r.Groups = gs
+	r.Reasons = nonNil(r.Reasons)
+	return r
+}
+
+// NewRefusedApplyReport is the report of an apply that a precondition
+// refused: nothing was written, reasons say why.
+func NewRefusedApplyReport(plan, digest, clusterID string, reasons []string) ApplyReport {
+	r := NewApplyReport(plan, digest, clusterID)
+	r.Result = ResultRefused
+	r.Reasons = reasons
 	return r
 }
 

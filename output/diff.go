@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Document kinds of `kcg diff`.
@@ -260,7 +261,7 @@ func (s PlanStatus) WriteTable(w io.Writer) error {
 		rows = append(rows, []string{"cluster", "-", "-", "-", fmt.Sprintf("plan for %s, live cluster is %s", s.PlanClusterID, s.ClusterID)})
 	}
 	for _, a := range s.ActiveGroups {
-		rows = append(rows, []string{"active", a.Group, "-", "-", fmt.Sprintf("%d members, state %s", a.Members, a.State)})
+		rows = append(rows, []string{"active", a.Group, "-", "-", fmt.Sprintf("%s, state %s", vocab.Count(a.Members, "member"), a.State)})
 	}
 	for _, d := range s.Drift {
 		rows = append(rows, []string{"drift", d.Group, d.Topic, strconv.Itoa(int(d.Partition)), fmt.Sprintf("planned from %s, now %s", offsetWord(d.Planned), offsetWord(d.Live))})

@@ -1,8 +1,11 @@
 package output
 
 import (
+	"slices"
+
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -39,12 +42,11 @@ func NewGroupListOf(gs []kafkaadmin.GroupListing) GroupList {
 // NewGroupDescriptionListOf turns a snapshot into the GroupDescriptionList
 // document, sorted: every view at once, nulls for what does not exist.
 // With topics, only those topics' partitions are listed.
-func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []string) GroupDescriptionList {
-	var filter map[string]bool
+func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []resetplan.TopicSpec) GroupDescriptionList {
+	var filter func(vocab.TopicPartition) bool
 	if len(topics) > 0 {
-		filter = map[string]bool{}
-		for _, t := range topics {
-			filter[t] = true
+		filter = func(tp vocab.TopicPartition) bool {
+			return slices.ContainsFunc(topics, func(ts resetplan.TopicSpec) bool { return ts.Covers(tp) })
 		}
 	}
 	groups := make([]GroupDescription, 0, len(s.Groups))
@@ -56,7 +58,7 @@ func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []string) GroupDescr
 	return doc
 }
 
-func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, topicFilter map[string]bool) GroupDescription {
+func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, topicFilter func(vocab.TopicPartition) bool) GroupDescription {
 	d := v.Desc
 	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
 	if v.Err != nil {
@@ -108,7 +110,7 @@ func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.Lo
 	// Offsets: every partition assigned to a member or committed.
 	var keys []vocab.TopicPartition
 	for _, tp := range vocab.SortedPartitions(v.Partitions()) {
-		if topicFilter == nil || topicFilter[tp.Topic] {
+		if topicFilter == nil || topicFilter(tp) {
 			keys = append(keys, tp)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // CSVLayout is the column layout of the Java tool's reset CSV.
@@ -218,7 +220,7 @@ func parseCSVRow(f []string, withGroup bool) (string, TopicPartition, int64, err
 		want, layout = 4, "group,topic,partition,offset"
 	}
 	if len(f) != want {
-		return "", TopicPartition{}, 0, fmt.Errorf("%d fields, want %d (%s)", len(f), want, layout)
+		return "", TopicPartition{}, 0, fmt.Errorf("%s, want %d (%s)", vocab.Count(len(f), "field"), want, layout)
 	}
 	group := ""
 	if withGroup {

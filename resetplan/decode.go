@@ -105,7 +105,11 @@ func Decode(data []byte) (*Plan, error) {
 		err = yaml.Unmarshal(data, &head)
 	}
 	if err != nil {
-		return nil, &DecodeError{Format: format, Line: errLine(err, data), Msg: "not a kcg plan file: " + cleanErr(err), Err: err}
+		msg := cleanErr(err)
+		if what := notAMapping(data, isJSON); what != "" {
+			msg = "the file holds " + what + ", not a mapping with apiVersion: kcg/v1 and kind: OffsetResetPlan"
+		}
+		return nil, &DecodeError{Format: format, Line: errLine(err, data), Msg: "not a kcg plan file: " + msg, Err: err}
 	}
 	apiVersion, _ := head.APIVersion.(string)
 	kind, _ := head.Kind.(string)
@@ -361,6 +365,13 @@ var (
 	yamlUnknownRE = regexp.MustCompile(`field (\S+) not found in type resetplan\.wire(\w+)`)
 	yamlTypeRE    = regexp.MustCompile(`into (\*?)(\[\])?resetplan\.wire(\w+)`)
 	wireFieldRE   = regexp.MustCompile(`wire(Plan|Cluster|Strategy|Annotations|Group|Partition)\.`)
+	// yamlCannotRE is yaml.v3's type error: the node's tag, its value
+	// (quoted, cut at 7 characters), the Go type.
+	yamlCannotRE = regexp.MustCompile("cannot unmarshal !!(\\w+) (`[^`]*`)? ?into (\\S+)")
+	// jsonCannotRE is encoding/json's type error after the rewrites
+	// above: the JSON kind, its value (numbers only), the field path, the
+	// Go type.
+	jsonCannotRE = regexp.MustCompile(`cannot unmarshal (\w+)( \S+)? into field (\S+) of type (\S+)`)
 	// yamlLinePrefixRE only strips a leading "line N: ": with several
 	// errors the later ones keep theirs.
 	yamlLinePrefixRE = regexp.MustCompile(`^line \d+: `)
@@ -373,6 +384,10 @@ func cleanErr(err error) string {
 	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	msg = strings.ReplaceAll(msg, "\n  ", "; ")
+	msg = yamlCannotRE.ReplaceAllStringFunc(msg, func(s string) string {
+		m := yamlCannotRE.FindStringSubmatch(s)
+		return fmt.Sprintf("expected %s, got %s%s", yamlWant(m[3]), yamlGot[m[1]], strings.TrimSuffix(" "+m[2], " "))
+	})
 	msg = yamlUnknownRE.ReplaceAllStringFunc(msg, func(s string) string {
 		m := yamlUnknownRE.FindStringSubmatch(s)
 		return fmt.Sprintf("unknown field %q in %s", m[1], wireName(m[2]))
@@ -387,8 +402,64 @@ func cleanErr(err error) string {
 	msg = strings.TrimPrefix(msg, "json: ")
 	msg = strings.ReplaceAll(msg, "Go struct field ", "field ")
 	msg = wireFieldRE.ReplaceAllString(msg, "")
+	msg = jsonCannotRE.ReplaceAllStringFunc(msg, func(s string) string {
+		m := jsonCannotRE.FindStringSubmatch(s)
+		got := "a " + m[1]
+		if m[2] != "" {
+			got = "the " + m[1] + m[2]
+		}
+		return fmt.Sprintf("%s: expected %s, got %s", m[3], yamlWant(m[4]), got)
+	})
 	// DecodeError prints the line itself.
 	return yamlLinePrefixRE.ReplaceAllString(msg, "")
+}
+
+// yamlGot names a YAML tag as found.
+var yamlGot = map[string]string{"str": "the string", "int": "the integer", "float": "the number", "bool": "the boolean",
+	"seq": "a list", "map": "a mapping", "null": "null", "timestamp": "the time", "binary": "binary data"}
+
+// yamlWant names what the plan wants where yaml.v3 names a Go type.
+func yamlWant(goType string) string {
+	switch {
+	case goType == "int64":
+		return "a whole number from -9223372036854775808 to 9223372036854775807"
+	case goType == "int32":
+		return "a partition number (a whole number from 0 to 2147483647)"
+	case goType == "string" || goType == "*string":
+		return "a string"
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	}
+	return "a mapping"
+}
+
+// notAMapping says what the document is when it is not a mapping ("a
+// string `foo`"), "" when it is one or cannot be read at all.
+func notAMapping(data []byte, isJSON bool) string {
+	var v any
+	var err error
+	if isJSON {
+		err = json.Unmarshal(data, &v)
+	} else {
+		err = yaml.Unmarshal(data, &v)
+	}
+	if err != nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		return ""
+	case string:
+		if len(v) > 40 {
+			v = v[:40] + "…"
+		}
+		return fmt.Sprintf("the text %q", v)
+	case []any:
+		return "a list"
+	case nil:
+		return "nothing"
+	}
+	return fmt.Sprintf("the value %v", v)
 }
 
 func wireName(t string) string {

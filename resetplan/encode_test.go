@@ -248,7 +248,7 @@ func TestDecodeStrict(t *testing.T) {
 		{"restore outside rollback", strings.Replace(valid, "reason: resolved}", "reason: restore}", 1), "only valid in a rollback plan", nil},
 		{"missing logEnd", strings.Replace(valid, ", logEnd: 6, reason: resolved}", ", reason: resolved}", 1), "logStart and logEnd are required", nil},
 		{"negative partition", strings.Replace(valid, "partition: 0, current: 3", "partition: -1, current: 3", 1), "negative", nil},
-		{"string offset", strings.Replace(valid, "target: 0,", "target: zero,", 1), "cannot unmarshal", nil},
+		{"string offset", strings.Replace(valid, "target: 0,", "target: zero,", 1), "expected a whole number from -9223372036854775808 to 9223372036854775807, got the string `zero`", nil},
 		{"duplicate partition", strings.Replace(valid, "partition: 1, current: null", "partition: 0, current: null", 1), "appears twice", nil},
 		{"duplicate group", strings.Replace(valid, "group: analytics", "group: billing", 1), `group "billing" appears twice`, nil},
 		{"unknown strategy", strings.Replace(valid, "type: to-datetime", "type: to-moon", 1), `strategy.type "to-moon" is not a known strategy`, nil},

@@ -26,6 +26,23 @@ type TopicSpec struct {
 	Partitions []int32
 }
 
+// Covers reports whether tp is one of the spec's partitions.
+func (ts TopicSpec) Covers(tp TopicPartition) bool {
+	return tp.Topic == ts.Topic && (ts.Partitions == nil || slices.Contains(ts.Partitions, tp.Partition))
+}
+
+// String is the spec as --topic takes it: "t" or "t:0,2".
+func (ts TopicSpec) String() string {
+	if ts.Partitions == nil {
+		return ts.Topic
+	}
+	ps := make([]string, len(ts.Partitions))
+	for i, p := range ts.Partitions {
+		ps[i] = strconv.Itoa(int(p))
+	}
+	return ts.Topic + ":" + strings.Join(ps, ",")
+}
+
 // IsZero reports whether no scope was given.
 func (s Scope) IsZero() bool { return !s.AllTopics && len(s.Topics) == 0 }
 

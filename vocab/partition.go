@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // TopicPartition names one partition of a topic.
@@ -54,4 +55,14 @@ func Dedupe[T comparable](in []T) []T {
 		}
 	}
 	return out
+}
+
+// Count is n and noun, singular for one: "1 partition", "3 partitions".
+// Every count in kcg's own messages goes through it (the Java tool's
+// texts in drop-in mode are Java's).
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

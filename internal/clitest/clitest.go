@@ -29,9 +29,14 @@ type Result struct {
 // t.Setenv.
 func Run(t testing.TB, args ...string) Result {
 	t.Helper()
-	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	return RunContext(ctx, args...)
+}
+
+// RunContext is Run under ctx: a cancelled ctx is the operator's Ctrl-C.
+func RunContext(ctx context.Context, args ...string) Result {
+	var out, errb bytes.Buffer
 	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
 		In: strings.NewReader(""), Out: &out, Err: &errb,
 	})
