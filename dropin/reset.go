@@ -35,15 +35,11 @@ func (d *dropIn) resetOffsets() error {
 	if export {
 		notes = d.s.Err
 	}
-	cl, ctx, done, err := d.connect()
+	cl, ctx, done, groups, err := d.connectGroups()
 	if err != nil {
 		return err
 	}
 	defer done()
-	groups, err := d.groups(ctx, cl)
-	if err != nil {
-		return err
-	}
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, nil)
 	if err != nil {
 		return err

@@ -56,6 +56,19 @@ func (d *dropIn) connect() (*kafkaadmin.Client, context.Context, func(), error) 
 	return cl, ctx, done, nil
 }
 
+// connectGroups connects and resolves the groups: the start of every
+// drop-in action that works on groups. The caller calls done.
+func (d *dropIn) connectGroups() (cl *kafkaadmin.Client, ctx context.Context, done func(), groups []string, err error) {
+	if cl, ctx, done, err = d.connect(); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if groups, err = d.groups(ctx, cl); err != nil {
+		done()
+		return nil, nil, nil, nil, err
+	}
+	return cl, ctx, done, groups, nil
+}
+
 // groups returns the --group values in command-line order without
 // duplicates, or with --all-groups every consumer group (sorted).
 func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
@@ -128,15 +141,11 @@ func (d *dropIn) describe() error {
 	case d.a.Has("state"):
 		view = output.ViewState
 	}
-	cl, ctx, done, err := d.connect()
+	cl, ctx, done, groups, err := d.connectGroups()
 	if err != nil {
 		return err
 	}
 	defer done()
-	groups, err := d.groups(ctx, cl)
-	if err != nil {
-		return err
-	}
 	if len(groups) == 0 {
 		return nil
 	}
@@ -171,15 +180,11 @@ func javaErrorText(err error) string {
 // deleteGroups is --delete: groups listed sorted (Java: HashMap order);
 // exit 1 when any group was not deleted (Java: 0).
 func (d *dropIn) deleteGroups() error {
-	cl, ctx, done, err := d.connect()
+	cl, ctx, done, groups, err := d.connectGroups()
 	if err != nil {
 		return err
 	}
 	defer done()
-	groups, err := d.groups(ctx, cl)
-	if err != nil {
-		return err
-	}
 	outcomes, err := groupops.DeleteGroups(ctx, cl, groups)
 	if err != nil {
 		return err
