@@ -232,53 +232,17 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	var fatal, lastErr error
 	var again []TopicPartition
 	err = retry(ctx, listOffsetsRetries, func(attempt int) bool {
-		topics := map[string]bool{}
-		for _, tp := range pending {
-			topics[tp.Topic] = true
+		byLeader, failed, noLeader, err := c.partitionLeaders(ctx, pending, attempt)
+		if err != nil {
+			fatal = err
+			return false
 		}
-		names := make([]string, 0, len(topics))
-		for t := range topics {
-			names = append(names, t)
+		for tp, e := range failed {
+			out[tp] = ListedOffset{Err: e}
 		}
-		slices.Sort(names)
-		var meta map[string]TopicInfo
-		if attempt == 0 {
-			// Leaders seen a moment ago are fresh enough for a first
-			// try: a leader that moved answers NOT_LEADER_OR_FOLLOWER,
-			// and the retry asks Metadata again.
-			meta = c.cachedTopics(pending)
-		}
-		if meta == nil {
-			var err error
-			if meta, err = c.Topics(ctx, names); err != nil {
-				fatal = err
-				return false
-			}
-		}
-		byLeader := map[int32][]TopicPartition{}
-		lastErr, again = nil, nil
-		for _, tp := range pending {
-			ti := meta[tp.Topic]
-			if ti.Err != nil {
-				out[tp] = ListedOffset{Err: ti.Err}
-				continue
-			}
-			leader := int32(-2)
-			for _, p := range ti.Partitions {
-				if p.Partition == tp.Partition {
-					leader = p.Leader
-				}
-			}
-			switch leader {
-			case -2:
-				out[tp] = ListedOffset{Err: &UnknownPartitionError{TP: tp}}
-			case -1:
-				e := &KafkaError{Op: "ListOffsets", What: tp.String(), Code: kafka.LeaderNotAvailable}
-				again = append(again, tp)
-				lastErr = e
-			default:
-				byLeader[leader] = append(byLeader[leader], tp)
-			}
+		lastErr, again = nil, noLeader
+		if len(noLeader) > 0 {
+			lastErr = &KafkaError{Op: "ListOffsets", What: noLeader[0].String(), Code: kafka.LeaderNotAvailable}
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -360,6 +324,57 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 		}
 	}
 	return out, nil
+}
+
+// partitionLeaders groups pending by partition leader.
+// Partitions of a topic that does not exist, or that the topic does not
+// have, are in failed; partitions without a leader right now are in
+// noLeader, for the caller to retry. The first attempt reuses leaders seen
+// a moment ago (a leader that moved answers NOT_LEADER_OR_FOLLOWER, and
+// the retry asks Metadata again); err is set only when Metadata fails.
+func (c *Client) partitionLeaders(ctx context.Context, pending []TopicPartition, attempt int) (byLeader map[int32][]TopicPartition, failed map[TopicPartition]error, noLeader []TopicPartition, err error) {
+	var meta map[string]TopicInfo
+	if attempt == 0 {
+		meta = c.cachedTopics(pending)
+	}
+	if meta == nil {
+		topics := map[string]bool{}
+		for _, tp := range pending {
+			topics[tp.Topic] = true
+		}
+		names := make([]string, 0, len(topics))
+		for t := range topics {
+			names = append(names, t)
+		}
+		slices.Sort(names)
+		if meta, err = c.Topics(ctx, names); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	byLeader = map[int32][]TopicPartition{}
+	failed = map[TopicPartition]error{}
+	for _, tp := range pending {
+		ti := meta[tp.Topic]
+		if ti.Err != nil {
+			failed[tp] = ti.Err
+			continue
+		}
+		leader := int32(-2)
+		for _, p := range ti.Partitions {
+			if p.Partition == tp.Partition {
+				leader = p.Leader
+			}
+		}
+		switch leader {
+		case -2:
+			failed[tp] = &UnknownPartitionError{TP: tp}
+		case -1:
+			noLeader = append(noLeader, tp)
+		default:
+			byLeader[leader] = append(byLeader[leader], tp)
+		}
+	}
+	return byLeader, failed, noLeader, nil
 }
 
 // UnknownPartitionError means a topic exists but has no such partition.
