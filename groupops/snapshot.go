@@ -3,6 +3,7 @@ package groupops
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -58,6 +59,10 @@ type Snapshot struct {
 	Cluster kafkaadmin.ClusterInfo
 	Groups  []Group // in the order asked
 	Bounds  map[TopicPartition]LogBounds
+	// TimeLags are the committed partitions' time lags, and Now the time
+	// they were measured at; nil unless ReadTimeLags ran.
+	TimeLags map[GroupPartition]TimeLag
+	Now      time.Time
 }
 
 // ReadGroups describes groups and fetches their committed offsets: one
