@@ -16,6 +16,7 @@ type describeOptions struct {
 	scope   groupScope
 	view    output.View
 	verbose bool
+	timeLag bool
 	topics  []string
 	format  output.Format
 }
@@ -36,6 +37,7 @@ func describeCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "state", Usage: "state view"},
 			&cli.BoolFlag{Name: "verbose", Usage: "more columns: leader epochs; member epochs and assignments; group epochs"},
 			&cli.StringSliceFlag{Name: "topic", Usage: "only these topics' partitions (repeatable)"},
+			&cli.BoolFlag{Name: "time-lag", Usage: "read the timestamp of the next record each group will consume: TIME-LAG column, committedTimestamp and timeLagMs (one Fetch per partition leader)"},
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
@@ -44,7 +46,7 @@ func describeCommand(s Streams) *cli.Command {
 }
 
 func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
-	o := describeOptions{verbose: c.Bool("verbose"), topics: c.StringSlice("topic"), view: output.ViewOffsets}
+	o := describeOptions{verbose: c.Bool("verbose"), timeLag: c.Bool("time-lag"), topics: c.StringSlice("topic"), view: output.ViewOffsets}
 	var err error
 	if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
@@ -84,6 +86,12 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.timeLag {
+		progress.say("reading record timestamps")
+		if err := groupops.ReadTimeLags(ctx, cl, snap); err != nil {
+			return err
+		}
+	}
 	progress.done()
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
@@ -103,7 +111,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 			}
 		}
 	}
-	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose}); err != nil {
+	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag}); err != nil {
 		return err
 	}
 	if failed > 0 {

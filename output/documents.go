@@ -140,6 +140,9 @@ type GroupDescription struct {
 	// TotalLag is the sum of the known lags (see SumLag); nil when no
 	// partition's lag is known.
 	TotalLag *int64 `json:"totalLag" yaml:"totalLag"`
+	// MaxTimeLagMs is the largest known time lag of the offsets; nil when
+	// none is known (or without --time-lag).
+	MaxTimeLagMs *int64 `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
 	// Error says why the group could not be described; nil when it could.
 	Error *string `json:"error" yaml:"error"`
 }
@@ -172,7 +175,12 @@ func (d GroupDescription) normalized() GroupDescription {
 		ms[i] = m
 	}
 	d.Members = ms
-	d.Offsets = nonNil(d.Offsets)
+	os := make([]PartitionOffset, len(d.Offsets))
+	for i, o := range d.Offsets {
+		o.TimeLagFlags = nonNil(o.TimeLagFlags)
+		os[i] = o
+	}
+	d.Offsets = os
 	return d
 }
 
@@ -199,6 +207,22 @@ func SumLag(offsets []PartitionOffset) *int64 {
 	}
 	return &sum
 }
+
+// MaxTimeLag returns the largest known time lag of offsets, or nil when
+// none is known.
+func MaxTimeLag(offsets []PartitionOffset) *int64 {
+	var m *int64
+	for _, o := range offsets {
+		if o.TimeLagMs != nil && (m == nil || *o.TimeLagMs > *m) {
+			m = Ptr(*o.TimeLagMs)
+		}
+	}
+	return m
+}
+
+// TimestampFormat is how documents write a record timestamp: RFC 3339,
+// UTC, milliseconds.
+const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
 
 // Coordinator is the broker that coordinates a group.
 type Coordinator struct {
@@ -303,6 +327,18 @@ type PartitionOffset struct {
 	// Lag is LogEndOffset - CommittedOffset; nil unless both are known. It
 	// can be negative when a commit lies beyond the high watermark.
 	Lag *int64 `json:"lag" yaml:"lag"`
+	// CommittedTimestamp is the timestamp of the next record the group
+	// will consume (the first data record at or after the committed
+	// offset), RFC 3339 UTC with milliseconds; nil when caught up, without
+	// a commit, when it could not be read, or without --time-lag.
+	CommittedTimestamp *string `json:"committedTimestamp" yaml:"committedTimestamp"`
+	// TimeLagMs is now - CommittedTimestamp in whole milliseconds; 0 when
+	// caught up; nil without a commit, when unknown, or without --time-lag.
+	TimeLagMs *int64 `json:"timeLagMs" yaml:"timeLagMs"`
+	// TimeLagFlags says how the time lag was found when it is not the
+	// plain case: below-log-start, future-timestamp, log-append-time,
+	// open-transaction.
+	TimeLagFlags []string `json:"timeLagFlags" yaml:"timeLagFlags"`
 	// MemberID, ClientID and Host name the member the partition is assigned
 	// to; nil when no member owns it.
 	MemberID *string `json:"memberId" yaml:"memberId"`

@@ -49,14 +49,14 @@ func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []string) GroupDescr
 	}
 	groups := make([]GroupDescription, 0, len(s.Groups))
 	for _, g := range s.Groups {
-		groups = append(groups, describeGroup(g, s.Bounds, filter))
+		groups = append(groups, describeGroup(g, s.Bounds, s.TimeLags, filter))
 	}
 	doc := NewGroupDescriptionList(groups)
 	doc.Sort()
 	return doc
 }
 
-func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, topicFilter map[string]bool) GroupDescription {
+func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, timeLags map[groupops.GroupPartition]groupops.TimeLag, topicFilter map[string]bool) GroupDescription {
 	d := v.Desc
 	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
 	if v.Err != nil {
@@ -123,6 +123,13 @@ func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.Lo
 		po.LogStartOffset = b.Start
 		po.LogEndOffset = b.End
 		po.Lag = Lag(po.CommittedOffset, po.LogEndOffset)
+		if tl, ok := timeLags[groupops.GroupPartition{Group: d.Group, TP: tp}]; ok {
+			if tl.Timestamp != nil {
+				po.CommittedTimestamp = Ptr(tl.Timestamp.UTC().Format(TimestampFormat))
+			}
+			po.TimeLagMs = tl.Millis
+			po.TimeLagFlags = tl.Flags
+		}
 		if m := owner[tp]; m != nil {
 			po.MemberID = Ptr(m.MemberID)
 			po.ClientID = Ptr(m.ClientID)
@@ -131,6 +138,7 @@ func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.Lo
 		g.Offsets = append(g.Offsets, po)
 	}
 	g.TotalLag = SumLag(g.Offsets)
+	g.MaxTimeLagMs = MaxTimeLag(g.Offsets)
 	return g
 }
 

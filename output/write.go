@@ -56,6 +56,8 @@ type DescribeView struct {
 	Doc     GroupDescriptionList
 	View    View
 	Verbose bool
+	// TimeLag adds the TIME-LAG column to the offsets table.
+	TimeLag bool
 }
 
 // WriteTable writes the view's table (see writeOffsetsTable,
@@ -67,7 +69,7 @@ func (v DescribeView) WriteTable(w io.Writer) error {
 	case ViewState:
 		return writeStateTable(w, v.Doc, v.Verbose)
 	}
-	return writeOffsetsTable(w, v.Doc, v.Verbose)
+	return writeOffsetsTable(w, v.Doc, v.Verbose, v.TimeLag)
 }
 
 // normalized makes the machine formats encode the description list, not
