@@ -60,11 +60,12 @@ type RecordTime struct {
 
 // RecordTimes reads, for each query, the first data record at or after
 // its offset: one Fetch per partition leader (read committed, no wait, at
-// most fetchPartitionBytes per partition) for each distinct offset asked
-// of the same partition, plus follow-ups for the partitions whose first
-// bytes held no data record (see fetchRounds). A partition that cannot be
-// read carries Err; the call fails only when the cluster cannot be
-// reached.
+// most fetchPartitionBytes per partition), each partition read once from
+// the lowest offset asked of it, so the groups committed at different
+// offsets of one partition share the read. Follow-ups go only to the
+// partitions whose bytes did not reach an answer (see fetchRounds). A
+// partition that cannot be read carries Err; the call fails only when the
+// cluster cannot be reached.
 func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[RecordAt]RecordTime, error) {
 	out := make(map[RecordAt]RecordTime, len(queries))
 	if len(queries) == 0 {
@@ -77,41 +78,31 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 	if !ok || v < 4 {
 		return nil, errors.New("the broker does not support Fetch v4 or later")
 	}
-	// One read per query; a read moves on (next offset, or the log start)
-	// until it finds a record or runs out of rounds.
-	type read struct {
-		q     RecordAt
-		at    int64
-		solo  bool // cut-off batch: ask alone for a whole one
-		fromS bool // at is the log start, the offset was below it
-		round int
-	}
-	var pending []*read
+	parts := map[TopicPartition]*partRead{}
 	for _, q := range vocab.Dedupe(queries) {
-		pending = append(pending, &read{q: q, at: q.Offset})
+		pr := parts[q.TP]
+		if pr == nil {
+			pr = &partRead{tp: q.TP}
+			parts[q.TP] = pr
+		}
+		pr.reads = append(pr.reads, &read{q: q, at: q.Offset})
 	}
 	var mu sync.Mutex
-	for len(pending) > 0 {
-		// One batch of requests per partition at a time: a Fetch names a
-		// partition once.
-		var now, later []*read
-		seen := map[TopicPartition]bool{}
-		for _, r := range pending {
-			if seen[r.q.TP] {
-				later = append(later, r)
-				continue
-			}
-			seen[r.q.TP] = true
-			now = append(now, r)
-		}
-		byTP := map[TopicPartition]*read{}
+	for len(parts) > 0 {
 		var tps []TopicPartition
-		for _, r := range now {
-			byTP[r.q.TP] = r
-			tps = append(tps, r.q.TP)
+		for tp := range parts {
+			tps = append(tps, tp)
 		}
 		var retryTP []TopicPartition
 		var lastErr, fatal error
+		done := map[TopicPartition]bool{}
+		fail := func(pr *partRead, e error) {
+			for _, r := range pr.reads {
+				out[r.q] = RecordTime{Err: e}
+			}
+			pr.reads = nil
+			done[pr.tp] = true
+		}
 		err := retry(ctx, listOffsetsRetries, func(attempt int) bool {
 			byLeader, failed, noLeader, err := c.partitionLeaders(ctx, tps, attempt)
 			if err != nil {
@@ -119,93 +110,59 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 				return false
 			}
 			for tp, e := range failed {
-				out[byTP[tp].q] = RecordTime{Err: e}
+				fail(parts[tp], e)
 			}
 			retryTP = noLeader
 			if len(noLeader) > 0 {
 				lastErr = &KafkaError{Op: "Fetch", What: noLeader[0].String(), Code: kafka.LeaderNotAvailable}
 			}
 			var wg sync.WaitGroup
-			for leader, parts := range byLeader {
+			for leader, tps := range byLeader {
 				// A partition whose batch came back cut off goes alone,
 				// first in its request, to get one whole batch.
-				var groups [][]TopicPartition
+				var reqs [][]TopicPartition
 				var shared []TopicPartition
-				for _, tp := range parts {
-					if byTP[tp].solo {
-						groups = append(groups, []TopicPartition{tp})
+				for _, tp := range tps {
+					if parts[tp].solo {
+						reqs = append(reqs, []TopicPartition{tp})
 					} else {
 						shared = append(shared, tp)
 					}
 				}
 				if len(shared) > 0 {
-					groups = append(groups, shared)
+					reqs = append(reqs, shared)
 				}
-				for _, parts := range groups {
+				for _, tps := range reqs {
 					wg.Go(func() {
-						req := fetchRequest(v, parts, func(tp TopicPartition) int64 { return byTP[tp].at })
+						req := fetchRequest(v, tps, func(tp TopicPartition) int64 { return parts[tp].from() })
 						resp, err := c.roundTrip(ctx, leader, req)
 						mu.Lock()
 						defer mu.Unlock()
 						if err != nil {
 							if retriable(err) || isNetwork(err) {
-								retryTP = append(retryTP, parts...)
+								retryTP = append(retryTP, tps...)
 								lastErr = err
 								return
 							}
-							for _, tp := range parts {
-								out[byTP[tp].q] = RecordTime{Err: err}
+							for _, tp := range tps {
+								fail(parts[tp], err)
 							}
 							return
 						}
 						for _, t := range resp.(*kmsg.FetchResponse).Topics {
-							for _, p := range t.Partitions {
-								tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-								r := byTP[tp]
-								if r == nil {
+							for i := range t.Partitions {
+								p := &t.Partitions[i]
+								pr := parts[TopicPartition{Topic: t.Topic, Partition: p.Partition}]
+								if pr == nil || done[pr.tp] {
 									continue
 								}
-								e := kerr("Fetch", tp.String(), p.ErrorCode, nil)
-								switch {
-								case e == nil:
-								case errors.Is(e, kafka.OffsetOutOfRange) && p.LogStartOffset > r.at:
-									// Retention passed the offset: read from
-									// the log start.
-									r.at, r.fromS = p.LogStartOffset, true
-									later = append(later, r)
-									continue
-								case retriable(e):
-									retryTP = append(retryTP, tp)
+								if e := kerr("Fetch", pr.tp.String(), p.ErrorCode, nil); e != nil && retriable(e) {
+									retryTP = append(retryTP, pr.tp)
 									lastErr = e
 									continue
-								default:
-									out[r.q] = RecordTime{Err: e}
-									continue
 								}
-								s, err := scanBatches(p.RecordBatches, r.at, p.AbortedTransactions)
-								rt := RecordTime{FromLogStart: r.fromS, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset}
-								switch {
-								case err != nil:
-									rt.Err = fmt.Errorf("Fetch %s: %w", tp, err)
-								case s.found:
-									rt.Found, rt.Offset, rt.Timestamp, rt.LogAppendTime = true, s.offset, s.timestamp, s.logAppendTime
-								case s.next < p.LastStableOffset || s.incomplete:
-									// Bytes ran out before a data record
-									// below the stable offset: read on.
-									r.round++
-									if r.round >= fetchRounds {
-										rt.Err = fmt.Errorf("Fetch %s: no data record found after %d reads from offset %d", tp, fetchRounds, r.q.Offset)
-										break
-									}
-									if s.incomplete {
-										r.solo = true
-									} else {
-										r.at = s.next
-									}
-									later = append(later, r)
-									continue
-								}
-								out[r.q] = rt
+								pr.answer(p, out)
+								done[pr.tp] = true
 							}
 						}
 					})
@@ -223,12 +180,16 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 			return nil, fatal
 		case errors.Is(err, errRetriesExhausted):
 			for _, tp := range retryTP {
-				out[byTP[tp].q] = RecordTime{Err: lastErr}
+				fail(parts[tp], lastErr)
 			}
 		case err != nil:
 			return nil, c.ctxErr(ctx)
 		}
-		pending = later
+		for tp, pr := range parts {
+			if !done[tp] || len(pr.reads) == 0 {
+				delete(parts, tp)
+			}
+		}
 	}
 	for _, q := range queries {
 		if _, ok := out[q]; !ok {
@@ -236,6 +197,108 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 		}
 	}
 	return out, nil
+}
+
+// read is one query being answered; it moves on (to the next offset, or
+// the log start) until it finds a record or runs out of rounds.
+type read struct {
+	q      RecordAt
+	at     int64
+	fromS  bool // at is the log start: the offset was below it
+	rounds int  // reads that reached this one's offset without an answer
+}
+
+// partRead is the reads of one partition, fetched together from the
+// lowest of their offsets.
+type partRead struct {
+	tp    TopicPartition
+	reads []*read // unanswered
+	solo  bool    // the first batch came back cut off: ask alone for a whole one
+}
+
+func (pr *partRead) from() int64 {
+	m := pr.reads[0].at
+	for _, r := range pr.reads[1:] {
+		m = min(m, r.at)
+	}
+	return m
+}
+
+// answer settles the reads that p, the partition's Fetch answer, decides,
+// into out, and keeps the others for another round.
+func (pr *partRead) answer(p *kmsg.FetchResponseTopicPartition, out map[RecordAt]RecordTime) {
+	settle := func(rt RecordTime) {
+		for _, r := range pr.reads {
+			rt.FromLogStart = r.fromS
+			out[r.q] = rt
+		}
+		pr.reads = nil
+	}
+	from := pr.from()
+	if e := kerr("Fetch", pr.tp.String(), p.ErrorCode, nil); e != nil {
+		if errors.Is(e, kafka.OffsetOutOfRange) && p.LogStartOffset > from {
+			// Retention passed the offsets below the log start: those
+			// are read from there.
+			for _, r := range pr.reads {
+				if r.at < p.LogStartOffset {
+					r.at, r.fromS = p.LogStartOffset, true
+					r.rounds++
+				}
+			}
+			pr.nextRound(out)
+			return
+		}
+		settle(RecordTime{Err: e})
+		return
+	}
+	d, err := decodeBatches(p.RecordBatches, p.AbortedTransactions)
+	if err != nil {
+		settle(RecordTime{Err: fmt.Errorf("Fetch %s: %w", pr.tp, err)})
+		return
+	}
+	var left []*read
+	for _, r := range pr.reads {
+		s := d.scan(max(r.at, from))
+		rt := RecordTime{FromLogStart: r.fromS, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset}
+		switch {
+		case s.found:
+			rt.Found, rt.Offset, rt.Timestamp, rt.LogAppendTime = true, s.offset, s.timestamp, s.logAppendTime
+		case s.incomplete:
+			pr.solo = true
+			if r.at <= from {
+				r.rounds++
+			}
+			left = append(left, r)
+			continue
+		case s.next < p.LastStableOffset:
+			// The bytes ran out before a data record below the stable
+			// offset: read on. A read the bytes did not reach has not
+			// used a round.
+			if s.next > r.at {
+				r.rounds++
+			}
+			r.at = s.next
+			left = append(left, r)
+			continue
+		}
+		out[r.q] = rt
+	}
+	pr.reads = left
+	pr.nextRound(out)
+}
+
+// nextRound fails the reads left that have used fetchRounds reads; the
+// others go to the next round.
+func (pr *partRead) nextRound(out map[RecordAt]RecordTime) {
+	left := pr.reads[:0]
+	for _, r := range pr.reads {
+		if r.rounds < fetchRounds {
+			left = append(left, r)
+			continue
+		}
+		out[r.q] = RecordTime{Err: fmt.Errorf("Fetch %s: no data record found after %d reads from offset %d", pr.tp, fetchRounds, r.q.Offset)}
+	}
+	pr.reads = left
 }
 
 // fetchRequest is a read-committed Fetch of parts from offset at(tp),
@@ -291,23 +354,37 @@ const (
 	attrControl       = 0x20
 )
 
-// scanBatches finds the first data record at offset target or after it in
-// data, the RecordBatches of one Fetch partition. It skips batches wholly
-// before target (the broker starts at the batch holding target), control
-// batches, and transactional batches of the producers whose aborted
-// transactions the broker listed (the read-committed consumer's rule: an
-// aborted transaction starts at its FirstOffset and ends at the producer's
-// ABORT marker). A record of a LogAppendTime batch has the batch's
-// MaxTimestamp.
-func scanBatches(data []byte, target int64, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (scanned, error) {
-	s := scanned{next: target}
+// dataRecord is one record a read-committed consumer would receive.
+type dataRecord struct {
+	offset, timestamp int64
+	logAppendTime     bool
+}
+
+// decoded is a partition's record bytes, decoded.
+type decoded struct {
+	recs []dataRecord // in offset order
+	// next is the offset after the last whole batch; whole counts the
+	// whole batches; cut is set when bytes of a batch cut off by the byte
+	// limit follow.
+	next  int64
+	whole int
+	cut   bool
+}
+
+// decodeBatches decodes data, the RecordBatches of one Fetch partition,
+// into the data records a read-committed consumer would receive: control
+// batches (transaction markers) are left out, and so are the
+// transactional batches of the producers whose aborted transactions the
+// broker listed (an aborted transaction starts at its FirstOffset and
+// ends at the producer's ABORT marker). A record of a LogAppendTime batch
+// has the batch's MaxTimestamp. Records removed by compaction are simply
+// not there.
+func decodeBatches(data []byte, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (decoded, error) {
+	var d decoded
+	d.next = -1
 	abortedBy := map[int64]bool{} // producers inside an aborted transaction
 	pendingAborts := aborted      // not yet reached, by FirstOffset (sorted by the broker)
-	whole := 0
-	for len(data) > 0 {
-		if len(data) < 12 {
-			break
-		}
+	for len(data) >= 12 {
 		length := int64(int32(binary.BigEndian.Uint32(data[8:12])))
 		if length < 49 || int64(len(data)) < 12+length {
 			break // cut off by the byte limit
@@ -315,26 +392,23 @@ func scanBatches(data []byte, target int64, aborted []kmsg.FetchResponseTopicPar
 		raw := data[:12+length]
 		data = data[12+length:]
 		if magic := raw[16]; magic != 2 {
-			return s, fmt.Errorf("record format v%d is not supported (only v2)", magic)
+			return d, fmt.Errorf("record format v%d is not supported (only v2)", magic)
 		}
 		var b kmsg.RecordBatch
 		if err := b.ReadFrom(raw); err != nil {
-			return s, fmt.Errorf("decoding a record batch: %w", err)
+			return d, fmt.Errorf("decoding a record batch: %w", err)
 		}
-		whole++
+		d.whole++
 		last := b.FirstOffset + int64(b.LastOffsetDelta)
-		s.next = max(s.next, last+1)
+		d.next = max(d.next, last+1)
 		for len(pendingAborts) > 0 && pendingAborts[0].FirstOffset <= last {
 			abortedBy[pendingAborts[0].ProducerID] = true
 			pendingAborts = pendingAborts[1:]
 		}
-		if last < target {
-			continue
-		}
 		if b.Attributes&attrControl != 0 {
 			recs, err := batchRecords(&b)
 			if err != nil {
-				return s, err
+				return d, err
 			}
 			for _, r := range recs {
 				// Control record key: version int16, type int16 (0 ABORT, 1 COMMIT).
@@ -349,23 +423,33 @@ func scanBatches(data []byte, target int64, aborted []kmsg.FetchResponseTopicPar
 		}
 		recs, err := batchRecords(&b)
 		if err != nil {
-			return s, err
+			return d, err
 		}
 		for _, r := range recs {
-			off := b.FirstOffset + int64(r.OffsetDelta)
-			if off < target {
-				continue
-			}
-			s.found, s.offset = true, off
-			s.timestamp = b.FirstTimestamp + r.TimestampDelta64
+			dr := dataRecord{offset: b.FirstOffset + int64(r.OffsetDelta), timestamp: b.FirstTimestamp + r.TimestampDelta64}
 			if b.Attributes&attrLogAppendTime != 0 {
-				s.timestamp, s.logAppendTime = b.MaxTimestamp, true
+				dr.timestamp, dr.logAppendTime = b.MaxTimestamp, true
 			}
-			return s, nil
+			d.recs = append(d.recs, dr)
 		}
 	}
-	s.incomplete = whole == 0 && len(data) > 0
-	return s, nil
+	d.cut = len(data) > 0
+	return d, nil
+}
+
+// scan finds the first data record at offset target or after it. The
+// broker starts a Fetch at the batch holding the fetch offset, so the
+// records before target are skipped.
+func (d decoded) scan(target int64) scanned {
+	s := scanned{next: max(target, d.next)}
+	for _, r := range d.recs {
+		if r.offset >= target {
+			s.found, s.offset, s.timestamp, s.logAppendTime = true, r.offset, r.timestamp, r.logAppendTime
+			return s
+		}
+	}
+	s.incomplete = d.whole == 0 && d.cut
+	return s
 }
 
 // batchRecords decompresses and decodes the records of a v2 batch.

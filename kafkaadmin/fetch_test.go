@@ -73,6 +73,12 @@ func batches(t *testing.T, bs ...testBatch) []byte {
 	return out
 }
 
+// scanBatches is the decode and scan RecordTimes does for one read.
+func scanBatches(data []byte, target int64, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (scanned, error) {
+	d, err := decodeBatches(data, aborted)
+	return d.scan(target), err
+}
+
 func abortKey() []byte  { return []byte{0, 0, 0, 0} }
 func commitKey() []byte { return []byte{0, 0, 0, 1} }
 
