@@ -17,8 +17,10 @@ type describeOptions struct {
 	view    output.View
 	verbose bool
 	timeLag bool
-	topics  []string
-	format  output.Format
+	// readCommitted measures lag against the last stable offset.
+	readCommitted bool
+	topics        []string
+	format        output.Format
 }
 
 func describeCommand(s Streams) *cli.Command {
@@ -38,6 +40,7 @@ func describeCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Usage: "more columns: leader epochs; member epochs and assignments; group epochs"},
 			&cli.StringSliceFlag{Name: "topic", Usage: "only these topics' partitions (repeatable)"},
 			&cli.BoolFlag{Name: "time-lag", Usage: "read the timestamp of the next record each group will consume: TIME-LAG column, committedTimestamp and timeLagMs (one Fetch per partition leader)"},
+			isolationFlag(),
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
@@ -64,6 +67,9 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	if n > 1 {
 		return o, app.Usagef("--offsets, --members and --state are different views: give at most one")
 	}
+	if o.readCommitted, err = readCommittedFrom(c); err != nil {
+		return o, err
+	}
 	o.format, err = formatFrom(c)
 	return o, err
 }
@@ -84,6 +90,10 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	}
 	snap, err := groupops.TakeSnapshot(ctx, cl, groups, progress.say)
 	if err != nil {
+		return err
+	}
+	snap.ReadCommitted = o.readCommitted
+	if err := groupops.ReadStableOffsets(ctx, cl, snap); err != nil {
 		return err
 	}
 	if o.timeLag {
@@ -111,7 +121,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 			}
 		}
 	}
-	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag}); err != nil {
+	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted}); err != nil {
 		return err
 	}
 	if failed > 0 {
@@ -123,4 +133,21 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 // sortedByName is gs in group-id order, the order of every report.
 func sortedByName(gs []groupops.Group) []groupops.Group {
 	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.Group) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// isolationFlag is --isolation: what lag is measured against.
+func isolationFlag() cli.Flag {
+	return &cli.StringFlag{Name: "isolation", Value: output.IsolationReadUncommitted,
+		Usage: "lag against the high watermark (read-uncommitted, as the Java tool) or the last stable offset (read-committed)"}
+}
+
+func readCommittedFrom(c *cli.Context) (bool, error) {
+	switch v := c.String("isolation"); v {
+	case output.IsolationReadUncommitted:
+		return false, nil
+	case output.IsolationReadCommitted:
+		return true, nil
+	default:
+		return false, app.Usagef("unknown --isolation %q: allowed values are %s, %s", v, output.IsolationReadUncommitted, output.IsolationReadCommitted)
+	}
 }

@@ -180,3 +180,42 @@ func TestDescribeTimeLagLogAppendTime(t *testing.T) {
 		t.Errorf("LogAppendTime: %v, want a small time lag flagged log-append-time", o)
 	}
 }
+
+// An open transaction: the last stable offset stays below the log end,
+// and --isolation read-committed measures lag against it (smaller than
+// the default's, which is the Java tool's). The JSON carries
+// lastStableOffset either way.
+func TestDescribeIsolationReadCommitted(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "ledger")
+	group := kafkatest.UniqueName(t, "billing")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(4)...)     // 0-3
+	e.Transaction(t, topic, 0, records(3)...) // 4-6, open
+	e.Commit(t, group, topic, map[int32]int64{0: 1})
+
+	def := offsetOf(t, parseDescribe(t, kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0).Stdout), group, topic, 0)
+	rc := offsetOf(t, parseDescribe(t, kcgOn(t, e, "describe", group, "--isolation", "read-committed", "-o", "json").MustCode(t, 0).Stdout), group, topic, 0)
+	if def["lastStableOffset"] != 4.0 || def["logEndOffset"] != 7.0 || def["lag"] != 6.0 {
+		t.Errorf("default: %v, want lastStableOffset 4, logEndOffset 7, lag 6", def)
+	}
+	if rc["lastStableOffset"] != 4.0 || rc["lag"] != 3.0 {
+		t.Errorf("read-committed: %v, want lag 3 against the last stable offset 4", rc)
+	}
+	r := kcgOn(t, e, "describe", group, "--isolation", "read-committed").MustCode(t, 0)
+	if got := rows(r.Stdout, group); len(got) != 2 || got[0][3] != "1" || got[0][4] != "4" || got[0][5] != "3" || !regexp.MustCompile(`LAST-STABLE-OFFSET`).MatchString(r.Stdout) {
+		t.Errorf("read-committed table:\n%s", r.Stdout)
+	}
+	// Committed at the last stable offset: caught up for a read-committed
+	// consumer, in offsets and in time.
+	e.Commit(t, group, topic, map[int32]int64{0: 4})
+	rc = offsetOf(t, parseDescribe(t, kcgOn(t, e, "describe", group, "--isolation", "read-committed", "--time-lag", "-o", "json").MustCode(t, 0).Stdout), group, topic, 0)
+	if rc["lag"] != 0.0 || rc["timeLagMs"] != 0.0 {
+		t.Errorf("read-committed at the LSO: %v, want lag 0 and timeLagMs 0", rc)
+	}
+
+	r = kcg(t, "describe", group, "--isolation", "serializable", "--bootstrap-server", e.Bootstrap)
+	if r.Code != 64 || !regexp.MustCompile(`^kcg: unknown --isolation "serializable": allowed values are read-uncommitted, read-committed\n$`).MatchString(r.Stderr) {
+		t.Errorf("bad --isolation: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}

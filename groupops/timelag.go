@@ -41,8 +41,9 @@ type TimeLag struct {
 // recordOffset is the offset whose record's time describes a commit on a
 // partition with bounds b, and whether a read is needed at all: none when
 // there is no commit or the commit is at (or past) the log end.
-func recordOffset(committed *int64, b LogBounds) (int64, bool) {
-	if committed == nil || b.End == nil || *committed >= *b.End {
+func recordOffset(committed *int64, b LogBounds, readCommitted bool) (int64, bool) {
+	end := b.LagEnd(readCommitted)
+	if committed == nil || end == nil || *committed >= *end {
 		return 0, false
 	}
 	if b.Start != nil && *committed < *b.Start {
@@ -52,13 +53,14 @@ func recordOffset(committed *int64, b LogBounds) (int64, bool) {
 }
 
 // ComputeTimeLag is the time lag of a commit on a partition with bounds b,
-// given what RecordTimes read (nil when nothing was read), at now.
-func ComputeTimeLag(committed *int64, b LogBounds, rt *kafkaadmin.RecordTime, now time.Time) TimeLag {
+// given what RecordTimes read (nil when nothing was read), at now; with
+// readCommitted a commit at the last stable offset is caught up.
+func ComputeTimeLag(committed *int64, b LogBounds, readCommitted bool, rt *kafkaadmin.RecordTime, now time.Time) TimeLag {
 	var tl TimeLag
 	if committed == nil {
 		return tl
 	}
-	if b.End != nil && *committed >= *b.End {
+	if end := b.LagEnd(readCommitted); end != nil && *committed >= *end {
 		zero := int64(0)
 		tl.Millis = &zero
 		return tl
@@ -108,7 +110,7 @@ func ReadTimeLags(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error
 	var qs []kafkaadmin.RecordAt
 	for _, g := range s.Groups {
 		for tp, c := range g.Offsets {
-			if off, ok := recordOffset(&c.Offset, s.Bounds[tp]); ok {
+			if off, ok := recordOffset(&c.Offset, s.Bounds[tp], s.ReadCommitted); ok {
 				qs = append(qs, kafkaadmin.RecordAt{TP: tp, Offset: off})
 			}
 		}
@@ -123,11 +125,11 @@ func ReadTimeLags(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error
 		for tp, c := range g.Offsets {
 			b := s.Bounds[tp]
 			var rt *kafkaadmin.RecordTime
-			if off, ok := recordOffset(&c.Offset, b); ok {
+			if off, ok := recordOffset(&c.Offset, b, s.ReadCommitted); ok {
 				r := rts[kafkaadmin.RecordAt{TP: tp, Offset: off}]
 				rt = &r
 			}
-			s.TimeLags[GroupPartition{Group: g.Name(), TP: tp}] = ComputeTimeLag(&c.Offset, b, rt, s.Now)
+			s.TimeLags[GroupPartition{Group: g.Name(), TP: tp}] = ComputeTimeLag(&c.Offset, b, s.ReadCommitted, rt, s.Now)
 		}
 	}
 	return nil

@@ -40,7 +40,7 @@ func TestComputeTimeLag(t *testing.T) {
 		{"log end unknown", p(150), LogBounds{}, nil, nil, false, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ComputeTimeLag(tc.committed, tc.b, tc.rt, now)
+			got := ComputeTimeLag(tc.committed, tc.b, false, tc.rt, now)
 			switch {
 			case (got.Millis == nil) != (tc.wantMs == nil), got.Millis != nil && *got.Millis != *tc.wantMs:
 				t.Errorf("Millis = %v, want %v", deref(got.Millis), deref(tc.wantMs))
@@ -63,9 +63,25 @@ func TestComputeTimeLagWholeMillis(t *testing.T) {
 	now := ts.Add(1001*time.Millisecond + 700*time.Microsecond)
 	ten := int64(10)
 	end := int64(20)
-	got := ComputeTimeLag(&ten, LogBounds{End: &end}, &kafkaadmin.RecordTime{Found: true, Timestamp: ts.UnixMilli()}, now)
+	got := ComputeTimeLag(&ten, LogBounds{End: &end}, false, &kafkaadmin.RecordTime{Found: true, Timestamp: ts.UnixMilli()}, now)
 	if got.Millis == nil || *got.Millis != 1001 {
 		t.Fatalf("Millis = %v, want 1001 (whole milliseconds, truncated)", deref(got.Millis))
+	}
+}
+
+func TestComputeTimeLagReadCommitted(t *testing.T) {
+	p := func(v int64) *int64 { return &v }
+	b := LogBounds{Start: p(0), End: p(20), Stable: p(15)}
+	// At the last stable offset a read-committed consumer has nothing to
+	// read: caught up, although the high watermark is ahead.
+	if got := ComputeTimeLag(p(15), b, true, nil, time.Now()); got.Millis == nil || *got.Millis != 0 {
+		t.Errorf("read committed at the LSO: %v, want 0", deref(got.Millis))
+	}
+	if _, ok := recordOffset(p(15), b, true); ok {
+		t.Error("read committed at the LSO: nothing to read")
+	}
+	if _, ok := recordOffset(p(15), b, false); !ok {
+		t.Error("read uncommitted below the high watermark: a read")
 	}
 }
 
@@ -79,16 +95,16 @@ func deref(p *int64) any {
 func TestRecordOffset(t *testing.T) {
 	p := func(v int64) *int64 { return &v }
 	b := LogBounds{Start: p(10), End: p(20)}
-	if off, ok := recordOffset(p(5), b); !ok || off != 10 {
+	if off, ok := recordOffset(p(5), b, false); !ok || off != 10 {
 		t.Errorf("below the log start: %d %v, want the log start", off, ok)
 	}
-	if off, ok := recordOffset(p(15), b); !ok || off != 15 {
+	if off, ok := recordOffset(p(15), b, false); !ok || off != 15 {
 		t.Errorf("inside: %d %v", off, ok)
 	}
-	if _, ok := recordOffset(p(20), b); ok {
+	if _, ok := recordOffset(p(20), b, false); ok {
 		t.Error("at the log end: nothing to read")
 	}
-	if _, ok := recordOffset(nil, b); ok {
+	if _, ok := recordOffset(nil, b, false); ok {
 		t.Error("no commit: nothing to read")
 	}
 }

@@ -217,6 +217,22 @@ type ListedOffset struct {
 // leader moved. A partition that does not exist or has no leader carries
 // Err; the call fails only when the cluster cannot be reached.
 func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int64) (map[TopicPartition]ListedOffset, error) {
+	return c.ListOffsetsIsolated(ctx, tps, spec, ReadUncommitted)
+}
+
+// Isolation levels of ListOffsets (and Fetch).
+const (
+	// ReadUncommitted: Latest is the high watermark.
+	ReadUncommitted int8 = 0
+	// ReadCommitted: Latest is the last stable offset (below the first
+	// open transaction).
+	ReadCommitted int8 = 1
+)
+
+// ListOffsetsIsolated is ListOffsets at an isolation level: with
+// ReadCommitted, Latest is the last stable offset. It needs ListOffsets v2
+// or later for ReadCommitted.
+func (c *Client) ListOffsetsIsolated(ctx context.Context, tps []TopicPartition, spec int64, isolation int8) (map[TopicPartition]ListedOffset, error) {
 	out := make(map[TopicPartition]ListedOffset, len(tps))
 	if len(tps) == 0 {
 		return out, nil
@@ -227,6 +243,9 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	}
 	if !ok || v < 1 {
 		return nil, errors.New("the broker does not support ListOffsets v1 or later")
+	}
+	if isolation != ReadUncommitted && v < 2 {
+		return nil, errors.New("the broker does not support read-committed ListOffsets (v2 or later)")
 	}
 	pending := vocab.Dedupe(tps)
 	var fatal, lastErr error
@@ -251,6 +270,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 				req := kmsg.NewPtrListOffsetsRequest()
 				req.Version = v
 				req.ReplicaID = -1
+				req.IsolationLevel = isolation
 				byTopic := map[string][]int32{}
 				for _, tp := range parts {
 					byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)

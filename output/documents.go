@@ -81,6 +81,13 @@ type GroupDescriptionList struct {
 	Groups []GroupDescription `json:"groups" yaml:"groups"`
 }
 
+// The values of --isolation: what describe's and watch's lag is measured
+// against.
+const (
+	IsolationReadUncommitted = "read-uncommitted"
+	IsolationReadCommitted   = "read-committed"
+)
+
 // NewGroupDescriptionList returns a GroupDescriptionList document holding
 // groups.
 func NewGroupDescriptionList(groups []GroupDescription) GroupDescriptionList {
@@ -324,8 +331,13 @@ type PartitionOffset struct {
 	// partition has no leader.
 	LogStartOffset *int64 `json:"logStartOffset" yaml:"logStartOffset"`
 	LogEndOffset   *int64 `json:"logEndOffset" yaml:"logEndOffset"`
-	// Lag is LogEndOffset - CommittedOffset; nil unless both are known. It
-	// can be negative when a commit lies beyond the high watermark.
+	// LastStableOffset is the partition's last stable offset (ListOffsets
+	// LATEST, read committed): below the first open transaction; nil when
+	// unknown.
+	LastStableOffset *int64 `json:"lastStableOffset" yaml:"lastStableOffset"`
+	// Lag is LogEndOffset - CommittedOffset (with --isolation
+	// read-committed LastStableOffset - CommittedOffset); nil unless both
+	// are known. It can be negative when a commit lies beyond the end.
 	Lag *int64 `json:"lag" yaml:"lag"`
 	// CommittedTimestamp is the timestamp of the next record the group
 	// will consume (the first data record at or after the committed

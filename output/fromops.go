@@ -49,14 +49,14 @@ func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []string) GroupDescr
 	}
 	groups := make([]GroupDescription, 0, len(s.Groups))
 	for _, g := range s.Groups {
-		groups = append(groups, describeGroup(g, s.Bounds, s.TimeLags, filter))
+		groups = append(groups, describeGroup(g, s, filter))
 	}
 	doc := NewGroupDescriptionList(groups)
 	doc.Sort()
 	return doc
 }
 
-func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, timeLags map[groupops.GroupPartition]groupops.TimeLag, topicFilter map[string]bool) GroupDescription {
+func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter map[string]bool) GroupDescription {
 	d := v.Desc
 	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
 	if v.Err != nil {
@@ -119,11 +119,12 @@ func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.Lo
 			po.CommittedLeaderEpoch = c.LeaderEpoch
 			po.Metadata = Ptr(c.Metadata)
 		}
-		b := bounds[tp]
+		b := s.Bounds[tp]
 		po.LogStartOffset = b.Start
 		po.LogEndOffset = b.End
-		po.Lag = Lag(po.CommittedOffset, po.LogEndOffset)
-		if tl, ok := timeLags[groupops.GroupPartition{Group: d.Group, TP: tp}]; ok {
+		po.LastStableOffset = b.Stable
+		po.Lag = Lag(po.CommittedOffset, b.LagEnd(s.ReadCommitted))
+		if tl, ok := s.TimeLags[groupops.GroupPartition{Group: d.Group, TP: tp}]; ok {
 			if tl.Timestamp != nil {
 				po.CommittedTimestamp = Ptr(tl.Timestamp.UTC().Format(TimestampFormat))
 			}

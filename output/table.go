@@ -295,14 +295,20 @@ func (l GroupList) WriteTable(w io.Writer) error {
 // document's order and a total row whose TOPIC is "(total)" and whose LAG
 // is the group's totalLag ("-" when no lag is known). verbose adds
 // LEADER-EPOCH after PARTITION; timeLag adds TIME-LAG after LAG (see
-// DurationCell), the total row holding the group's maxTimeLagMs. Groups with an error or without partitions
+// DurationCell), the total row holding the group's maxTimeLagMs. With
+// readCommitted LAST-STABLE-OFFSET takes LOG-END-OFFSET's
+// place, the offset LAG is measured against. Groups with an error or without partitions
 // have no rows; their messages belong on stderr.
-func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag bool) error {
+func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, readCommitted bool) error {
 	header := []string{"GROUP", "TOPIC", "PARTITION"}
 	if verbose {
 		header = append(header, "LEADER-EPOCH")
 	}
-	header = append(header, "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG")
+	end, endHeader := func(o PartitionOffset) *int64 { return o.LogEndOffset }, "LOG-END-OFFSET"
+	if readCommitted {
+		end, endHeader = func(o PartitionOffset) *int64 { return o.LastStableOffset }, "LAST-STABLE-OFFSET"
+	}
+	header = append(header, "CURRENT-OFFSET", endHeader, "LAG")
 	if timeLag {
 		header = append(header, "TIME-LAG")
 	}
@@ -317,7 +323,7 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag boo
 			if verbose {
 				r = append(r, IntCell(o.CommittedLeaderEpoch))
 			}
-			r = append(r, IntCell(o.CommittedOffset), IntCell(o.LogEndOffset), IntCell(o.Lag))
+			r = append(r, IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
 			if timeLag {
 				r = append(r, DurationCell(o.TimeLagMs))
 			}
