@@ -218,10 +218,15 @@ func SumLag(offsets []PartitionOffset) *int64 {
 // MaxTimeLag returns the largest known time lag of offsets, or nil when
 // none is known.
 func MaxTimeLag(offsets []PartitionOffset) *int64 {
+	return maxKnown(offsets, func(o PartitionOffset) *int64 { return o.TimeLagMs })
+}
+
+// maxKnown is the largest non-nil value(x) of xs, nil when there is none.
+func maxKnown[T any](xs []T, value func(T) *int64) *int64 {
 	var m *int64
-	for _, o := range offsets {
-		if o.TimeLagMs != nil && (m == nil || *o.TimeLagMs > *m) {
-			m = Ptr(*o.TimeLagMs)
+	for _, x := range xs {
+		if v := value(x); v != nil && (m == nil || *v > *m) {
+			m = Ptr(*v)
 		}
 	}
 	return m

@@ -79,7 +79,7 @@ func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSam
 			}
 			wg.Partitions = append(wg.Partitions, wp)
 		}
-		wg.MaxTimeLagMs = maxOf(wg.Partitions)
+		wg.MaxTimeLagMs = maxKnown(wg.Partitions, func(p WatchedPartition) *int64 { return p.TimeLagMs })
 		doc.Groups = append(doc.Groups, wg)
 	}
 	return doc
@@ -87,16 +87,6 @@ func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSam
 
 func sortedWatches(gs []groupops.GroupWatch) []groupops.GroupWatch {
 	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.GroupWatch) int { return cmp.Compare(a.Group.Name(), b.Group.Name()) })
-}
-
-func maxOf(ps []WatchedPartition) *int64 {
-	var m *int64
-	for _, p := range ps {
-		if p.TimeLagMs != nil && (m == nil || *p.TimeLagMs > *m) {
-			m = Ptr(*p.TimeLagMs)
-		}
-	}
-	return m
 }
 
 // round keeps rates and ETAs to two decimals: more is noise.
