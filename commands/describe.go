@@ -103,6 +103,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 		}
 	}
 	progress.done()
+	warnTimeLagErrors(s, snap)
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
 	failed := 0
@@ -149,5 +150,23 @@ func readCommittedFrom(c *cli.Context) (bool, error) {
 		return true, nil
 	default:
 		return false, app.Usagef("unknown --isolation %q: allowed values are %s, %s", v, output.IsolationReadUncommitted, output.IsolationReadCommitted)
+	}
+}
+
+// warnTimeLagErrors says on stderr, once per partition, why a time lag is
+// null because its record could not be read.
+func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
+	seen := map[groupops.TopicPartition]bool{}
+	var tps []groupops.TopicPartition
+	errs := map[groupops.TopicPartition]error{}
+	for gp, tl := range snap.TimeLags {
+		if tl.Err != nil && !seen[gp.TP] {
+			seen[gp.TP] = true
+			tps = append(tps, gp.TP)
+			errs[gp.TP] = tl.Err
+		}
+	}
+	for _, tp := range vocab.SortedPartitions(tps) {
+		fmt.Fprintf(s.Err, "kcg: time lag of %s unknown: %s\n", tp, vocab.OneLine(errs[tp].Error()))
 	}
 }
