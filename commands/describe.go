@@ -156,12 +156,10 @@ func readCommittedFrom(c *cli.Context) (bool, error) {
 // warnTimeLagErrors says on stderr, once per partition, why a time lag is
 // null because its record could not be read.
 func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
-	seen := map[groupops.TopicPartition]bool{}
 	var tps []groupops.TopicPartition
 	errs := map[groupops.TopicPartition]error{}
 	for gp, tl := range snap.TimeLags {
-		if tl.Err != nil && !seen[gp.TP] {
-			seen[gp.TP] = true
+		if _, ok := errs[gp.TP]; tl.Err != nil && !ok {
 			tps = append(tps, gp.TP)
 			errs[gp.TP] = tl.Err
 		}
