@@ -146,6 +146,7 @@ func commandList(s Streams) []*cli.Command {
 	return []*cli.Command{
 		listCommand(s),
 		describeCommand(s),
+		watchCommand(s),
 		planCommand(s),
 		showCommand(s),
 		diffCommand(s),

@@ -17,8 +17,11 @@ type describeOptions struct {
 	scope   groupScope
 	view    output.View
 	verbose bool
-	topics  []resetplan.TopicSpec
-	format  output.Format
+	timeLag bool
+	// readCommitted measures lag against the last stable offset.
+	readCommitted bool
+	topics        []resetplan.TopicSpec
+	format        output.Format
 }
 
 func describeCommand(s Streams) *cli.Command {
@@ -37,6 +40,8 @@ func describeCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "state", Usage: "state view"},
 			&cli.BoolFlag{Name: "verbose", Usage: "more columns: leader epochs; member epochs and assignments; group epochs"},
 			&cli.StringSliceFlag{Name: "topic", Usage: "only these partitions: `TOPIC` or TOPIC:P,P... (repeatable; one matching nothing is named on stderr, exit 1 if none matches)"},
+			&cli.BoolFlag{Name: "time-lag", Usage: "read the timestamp of the next record each group will consume: TIME-LAG column, committedTimestamp and timeLagMs (one Fetch per partition leader)"},
+			isolationFlag(),
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
 		}, connectionFlags()...),
@@ -45,7 +50,7 @@ func describeCommand(s Streams) *cli.Command {
 }
 
 func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
-	o := describeOptions{verbose: c.Bool("verbose"), view: output.ViewOffsets}
+	o := describeOptions{verbose: c.Bool("verbose"), timeLag: c.Bool("time-lag"), view: output.ViewOffsets}
 	var err error
 	if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
@@ -70,6 +75,9 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	if n > 1 {
 		return o, app.Usagef("--offsets, --members and --state are different views: give at most one")
 	}
+	if o.readCommitted, err = readCommittedFrom(c); err != nil {
+		return o, err
+	}
 	o.format, err = formatFrom(c)
 	return o, err
 }
@@ -92,7 +100,18 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	if err != nil {
 		return err
 	}
+	snap.ReadCommitted = o.readCommitted
+	if err := groupops.ReadStableOffsets(ctx, cl, snap); err != nil {
+		return err
+	}
+	if o.timeLag {
+		progress.say("reading record timestamps")
+		if err := groupops.ReadTimeLags(ctx, cl, snap); err != nil {
+			return err
+		}
+	}
 	progress.done()
+	warnTimeLagErrors(s, snap)
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
 	failed := 0
@@ -111,7 +130,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 			}
 		}
 	}
-	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose}); err != nil {
+	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted}); err != nil {
 		return err
 	}
 	unmatched := unmatchedTopics(doc, o.topics)
@@ -145,4 +164,37 @@ func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSp
 // sortedByName is gs in group-id order, the order of every report.
 func sortedByName(gs []groupops.Group) []groupops.Group {
 	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.Group) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// isolationFlag is --isolation: what lag is measured against.
+func isolationFlag() cli.Flag {
+	return &cli.StringFlag{Name: "isolation", Value: output.IsolationReadUncommitted,
+		Usage: "lag against the high watermark (read-uncommitted, as the Java tool) or the last stable offset (read-committed)"}
+}
+
+func readCommittedFrom(c *cli.Context) (bool, error) {
+	switch v := c.String("isolation"); v {
+	case output.IsolationReadUncommitted:
+		return false, nil
+	case output.IsolationReadCommitted:
+		return true, nil
+	default:
+		return false, app.Usagef("unknown --isolation %q: allowed values are %s, %s", v, output.IsolationReadUncommitted, output.IsolationReadCommitted)
+	}
+}
+
+// warnTimeLagErrors says on stderr, once per partition, why a time lag is
+// null because its record could not be read.
+func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
+	var tps []groupops.TopicPartition
+	errs := map[groupops.TopicPartition]error{}
+	for gp, tl := range snap.TimeLags {
+		if _, ok := errs[gp.TP]; tl.Err != nil && !ok {
+			tps = append(tps, gp.TP)
+			errs[gp.TP] = tl.Err
+		}
+	}
+	for _, tp := range vocab.SortedPartitions(tps) {
+		fmt.Fprintf(s.Err, "kcg: time lag of %s unknown: %s\n", tp, vocab.OneLine(errs[tp].Error()))
+	}
 }

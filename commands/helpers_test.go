@@ -25,14 +25,15 @@ type describeJSON struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Groups     []struct {
-		Group       string         `json:"group"`
-		State       *string        `json:"state"`
-		Type        *string        `json:"type"`
-		Error       *string        `json:"error"`
-		TotalLag    *int64         `json:"totalLag"`
-		GroupEpoch  *int32         `json:"groupEpoch"`
-		Coordinator map[string]any `json:"coordinator"`
-		Members     []struct {
+		Group        string         `json:"group"`
+		State        *string        `json:"state"`
+		Type         *string        `json:"type"`
+		Error        *string        `json:"error"`
+		TotalLag     *int64         `json:"totalLag"`
+		MaxTimeLagMs *int64         `json:"maxTimeLagMs"`
+		GroupEpoch   *int32         `json:"groupEpoch"`
+		Coordinator  map[string]any `json:"coordinator"`
+		Members      []struct {
 			MemberID    string `json:"memberId"`
 			ClientID    string `json:"clientId"`
 			MemberEpoch *int32 `json:"memberEpoch"`

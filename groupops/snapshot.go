@@ -3,6 +3,7 @@ package groupops
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -50,7 +51,19 @@ func (g Group) Partitions() []TopicPartition {
 // unknown (the partition has no leader, or the lookup failed).
 type LogBounds struct {
 	Start, End *int64
-	Err        error
+	// Stable is the last stable offset (ListOffsets latest, read
+	// committed); nil unless ReadStableOffsets ran, or unknown.
+	Stable *int64
+	Err    error
+}
+
+// LagEnd is the offset lag is measured against: the high watermark, or
+// with readCommitted the last stable offset.
+func (b LogBounds) LagEnd(readCommitted bool) *int64 {
+	if readCommitted {
+		return b.Stable
+	}
+	return b.End
 }
 
 // Snapshot is the state of several groups and the partitions they touch.
@@ -58,6 +71,13 @@ type Snapshot struct {
 	Cluster kafkaadmin.ClusterInfo
 	Groups  []Group // in the order asked
 	Bounds  map[TopicPartition]LogBounds
+	// TimeLags are the committed partitions' time lags, and Now the time
+	// they were measured at; nil unless ReadTimeLags ran.
+	TimeLags map[GroupPartition]TimeLag
+	Now      time.Time
+	// ReadCommitted measures lag and time lag against the last stable
+	// offset instead of the high watermark.
+	ReadCommitted bool
 }
 
 // ReadGroups describes groups and fetches their committed offsets: one
@@ -159,6 +179,31 @@ func ListBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition
 		out[tp] = b
 	}
 	return out, nil
+}
+
+// ReadStableOffsets adds the last stable offset of every partition in
+// s.Bounds: one batched ListOffsets phase (latest, read committed; one
+// request per partition leader).
+func ReadStableOffsets(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error {
+	var tps []TopicPartition
+	for tp, b := range s.Bounds {
+		if b.End != nil {
+			tps = append(tps, tp)
+		}
+	}
+	stable, err := cl.ListOffsetsIsolated(ctx, vocab.SortedPartitions(tps), kafkaadmin.Latest, kafkaadmin.ReadCommitted)
+	if err != nil {
+		return err
+	}
+	for tp, lo := range stable {
+		if lo.Err != nil {
+			continue
+		}
+		b := s.Bounds[tp]
+		b.Stable = &lo.Offset
+		s.Bounds[tp] = b
+	}
+	return nil
 }
 
 // PlanInputs are the plan-time view of groups: type, state, members and

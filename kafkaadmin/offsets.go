@@ -217,6 +217,22 @@ type ListedOffset struct {
 // leader moved. A partition that does not exist or has no leader carries
 // Err; the call fails only when the cluster cannot be reached.
 func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int64) (map[TopicPartition]ListedOffset, error) {
+	return c.ListOffsetsIsolated(ctx, tps, spec, ReadUncommitted)
+}
+
+// Isolation levels of ListOffsets (and Fetch).
+const (
+	// ReadUncommitted: Latest is the high watermark.
+	ReadUncommitted int8 = 0
+	// ReadCommitted: Latest is the last stable offset (below the first
+	// open transaction).
+	ReadCommitted int8 = 1
+)
+
+// ListOffsetsIsolated is ListOffsets at an isolation level: with
+// ReadCommitted, Latest is the last stable offset. It needs ListOffsets v2
+// or later for ReadCommitted.
+func (c *Client) ListOffsetsIsolated(ctx context.Context, tps []TopicPartition, spec int64, isolation int8) (map[TopicPartition]ListedOffset, error) {
 	out := make(map[TopicPartition]ListedOffset, len(tps))
 	if len(tps) == 0 {
 		return out, nil
@@ -228,57 +244,24 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 	if !ok || v < 1 {
 		return nil, errors.New("the broker does not support ListOffsets v1 or later")
 	}
+	if isolation != ReadUncommitted && v < 2 {
+		return nil, errors.New("the broker does not support read-committed ListOffsets (v2 or later)")
+	}
 	pending := vocab.Dedupe(tps)
 	var fatal, lastErr error
 	var again []TopicPartition
 	err = retry(ctx, listOffsetsRetries, func(attempt int) bool {
-		topics := map[string]bool{}
-		for _, tp := range pending {
-			topics[tp.Topic] = true
+		byLeader, failed, noLeader, err := c.partitionLeaders(ctx, pending, attempt)
+		if err != nil {
+			fatal = err
+			return false
 		}
-		names := make([]string, 0, len(topics))
-		for t := range topics {
-			names = append(names, t)
+		for tp, e := range failed {
+			out[tp] = ListedOffset{Err: e}
 		}
-		slices.Sort(names)
-		var meta map[string]TopicInfo
-		if attempt == 0 {
-			// Leaders seen a moment ago are fresh enough for a first
-			// try: a leader that moved answers NOT_LEADER_OR_FOLLOWER,
-			// and the retry asks Metadata again.
-			meta = c.cachedTopics(pending)
-		}
-		if meta == nil {
-			var err error
-			if meta, err = c.Topics(ctx, names); err != nil {
-				fatal = err
-				return false
-			}
-		}
-		byLeader := map[int32][]TopicPartition{}
-		lastErr, again = nil, nil
-		for _, tp := range pending {
-			ti := meta[tp.Topic]
-			if ti.Err != nil {
-				out[tp] = ListedOffset{Err: ti.Err}
-				continue
-			}
-			leader := int32(-2)
-			for _, p := range ti.Partitions {
-				if p.Partition == tp.Partition {
-					leader = p.Leader
-				}
-			}
-			switch leader {
-			case -2:
-				out[tp] = ListedOffset{Err: &UnknownPartitionError{TP: tp}}
-			case -1:
-				e := &KafkaError{Op: "ListOffsets", What: tp.String(), Code: kafka.LeaderNotAvailable}
-				again = append(again, tp)
-				lastErr = e
-			default:
-				byLeader[leader] = append(byLeader[leader], tp)
-			}
+		lastErr, again = nil, noLeader
+		if len(noLeader) > 0 {
+			lastErr = &KafkaError{Op: "ListOffsets", What: noLeader[0].String(), Code: kafka.LeaderNotAvailable}
 		}
 		var mu sync.Mutex
 		var wg sync.WaitGroup
@@ -287,6 +270,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 				req := kmsg.NewPtrListOffsetsRequest()
 				req.Version = v
 				req.ReplicaID = -1
+				req.IsolationLevel = isolation
 				byTopic := map[string][]int32{}
 				for _, tp := range parts {
 					byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
@@ -360,6 +344,57 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, spec int
 		}
 	}
 	return out, nil
+}
+
+// partitionLeaders groups pending by partition leader.
+// Partitions of a topic that does not exist, or that the topic does not
+// have, are in failed; partitions without a leader right now are in
+// noLeader, for the caller to retry. The first attempt reuses leaders seen
+// a moment ago (a leader that moved answers NOT_LEADER_OR_FOLLOWER, and
+// the retry asks Metadata again); err is set only when Metadata fails.
+func (c *Client) partitionLeaders(ctx context.Context, pending []TopicPartition, attempt int) (byLeader map[int32][]TopicPartition, failed map[TopicPartition]error, noLeader []TopicPartition, err error) {
+	var meta map[string]TopicInfo
+	if attempt == 0 {
+		meta = c.cachedTopics(pending)
+	}
+	if meta == nil {
+		topics := map[string]bool{}
+		for _, tp := range pending {
+			topics[tp.Topic] = true
+		}
+		names := make([]string, 0, len(topics))
+		for t := range topics {
+			names = append(names, t)
+		}
+		slices.Sort(names)
+		if meta, err = c.Topics(ctx, names); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	byLeader = map[int32][]TopicPartition{}
+	failed = map[TopicPartition]error{}
+	for _, tp := range pending {
+		ti := meta[tp.Topic]
+		if ti.Err != nil {
+			failed[tp] = ti.Err
+			continue
+		}
+		leader := int32(-2)
+		for _, p := range ti.Partitions {
+			if p.Partition == tp.Partition {
+				leader = p.Leader
+			}
+		}
+		switch leader {
+		case -2:
+			failed[tp] = &UnknownPartitionError{TP: tp}
+		case -1:
+			noLeader = append(noLeader, tp)
+		default:
+			byLeader[leader] = append(byLeader[leader], tp)
+		}
+	}
+	return byLeader, failed, noLeader, nil
 }
 
 // UnknownPartitionError means a topic exists but has no such partition.

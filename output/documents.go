@@ -81,6 +81,13 @@ type GroupDescriptionList struct {
 	Groups []GroupDescription `json:"groups" yaml:"groups"`
 }
 
+// The values of --isolation: what describe's and watch's lag is measured
+// against.
+const (
+	IsolationReadUncommitted = "read-uncommitted"
+	IsolationReadCommitted   = "read-committed"
+)
+
 // NewGroupDescriptionList returns a GroupDescriptionList document holding
 // groups.
 func NewGroupDescriptionList(groups []GroupDescription) GroupDescriptionList {
@@ -140,6 +147,9 @@ type GroupDescription struct {
 	// TotalLag is the sum of the known lags (see SumLag); nil when no
 	// partition's lag is known.
 	TotalLag *int64 `json:"totalLag" yaml:"totalLag"`
+	// MaxTimeLagMs is the largest known time lag of the offsets; nil when
+	// none is known (or without --time-lag).
+	MaxTimeLagMs *int64 `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
 	// Error says why the group could not be described; nil when it could.
 	Error *string `json:"error" yaml:"error"`
 }
@@ -172,7 +182,12 @@ func (d GroupDescription) normalized() GroupDescription {
 		ms[i] = m
 	}
 	d.Members = ms
-	d.Offsets = nonNil(d.Offsets)
+	os := make([]PartitionOffset, len(d.Offsets))
+	for i, o := range d.Offsets {
+		o.TimeLagFlags = nonNil(o.TimeLagFlags)
+		os[i] = o
+	}
+	d.Offsets = os
 	return d
 }
 
@@ -199,6 +214,27 @@ func SumLag(offsets []PartitionOffset) *int64 {
 	}
 	return &sum
 }
+
+// MaxTimeLag returns the largest known time lag of offsets, or nil when
+// none is known.
+func MaxTimeLag(offsets []PartitionOffset) *int64 {
+	return maxKnown(offsets, func(o PartitionOffset) *int64 { return o.TimeLagMs })
+}
+
+// maxKnown is the largest non-nil value(x) of xs, nil when there is none.
+func maxKnown[T any](xs []T, value func(T) *int64) *int64 {
+	var m *int64
+	for _, x := range xs {
+		if v := value(x); v != nil && (m == nil || *v > *m) {
+			m = Ptr(*v)
+		}
+	}
+	return m
+}
+
+// TimestampFormat is how documents write a record timestamp: RFC 3339,
+// UTC, milliseconds.
+const TimestampFormat = "2006-01-02T15:04:05.000Z07:00"
 
 // Coordinator is the broker that coordinates a group.
 type Coordinator struct {
@@ -300,9 +336,26 @@ type PartitionOffset struct {
 	// partition has no leader.
 	LogStartOffset *int64 `json:"logStartOffset" yaml:"logStartOffset"`
 	LogEndOffset   *int64 `json:"logEndOffset" yaml:"logEndOffset"`
-	// Lag is LogEndOffset - CommittedOffset; nil unless both are known. It
-	// can be negative when a commit lies beyond the high watermark.
+	// LastStableOffset is the partition's last stable offset (ListOffsets
+	// LATEST, read committed): below the first open transaction; nil when
+	// unknown.
+	LastStableOffset *int64 `json:"lastStableOffset" yaml:"lastStableOffset"`
+	// Lag is LogEndOffset - CommittedOffset (with --isolation
+	// read-committed LastStableOffset - CommittedOffset); nil unless both
+	// are known. It can be negative when a commit lies beyond the end.
 	Lag *int64 `json:"lag" yaml:"lag"`
+	// CommittedTimestamp is the timestamp of the next record the group
+	// will consume (the first data record at or after the committed
+	// offset), RFC 3339 UTC with milliseconds; nil when caught up, without
+	// a commit, when it could not be read, or without --time-lag.
+	CommittedTimestamp *string `json:"committedTimestamp" yaml:"committedTimestamp"`
+	// TimeLagMs is now - CommittedTimestamp in whole milliseconds; 0 when
+	// caught up; nil without a commit, when unknown, or without --time-lag.
+	TimeLagMs *int64 `json:"timeLagMs" yaml:"timeLagMs"`
+	// TimeLagFlags says how the time lag was found when it is not the
+	// plain case: below-log-start, future-timestamp, log-append-time,
+	// open-transaction.
+	TimeLagFlags []string `json:"timeLagFlags" yaml:"timeLagFlags"`
 	// MemberID, ClientID and Host name the member the partition is assigned
 	// to; nil when no member owns it.
 	MemberID *string `json:"memberId" yaml:"memberId"`

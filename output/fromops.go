@@ -51,14 +51,14 @@ func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []resetplan.TopicSpe
 	}
 	groups := make([]GroupDescription, 0, len(s.Groups))
 	for _, g := range s.Groups {
-		groups = append(groups, describeGroup(g, s.Bounds, filter))
+		groups = append(groups, describeGroup(g, s, filter))
 	}
 	doc := NewGroupDescriptionList(groups)
 	doc.Sort()
 	return doc
 }
 
-func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.LogBounds, topicFilter func(vocab.TopicPartition) bool) GroupDescription {
+func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(vocab.TopicPartition) bool) GroupDescription {
 	d := v.Desc
 	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
 	if v.Err != nil {
@@ -121,10 +121,18 @@ func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.Lo
 			po.CommittedLeaderEpoch = c.LeaderEpoch
 			po.Metadata = Ptr(c.Metadata)
 		}
-		b := bounds[tp]
+		b := s.Bounds[tp]
 		po.LogStartOffset = b.Start
 		po.LogEndOffset = b.End
-		po.Lag = Lag(po.CommittedOffset, po.LogEndOffset)
+		po.LastStableOffset = b.Stable
+		po.Lag = Lag(po.CommittedOffset, b.LagEnd(s.ReadCommitted))
+		if tl, ok := s.TimeLags[groupops.GroupPartition{Group: d.Group, TP: tp}]; ok {
+			if tl.Timestamp != nil {
+				po.CommittedTimestamp = Ptr(tl.Timestamp.UTC().Format(TimestampFormat))
+			}
+			po.TimeLagMs = tl.Millis
+			po.TimeLagFlags = tl.Flags
+		}
 		if m := owner[tp]; m != nil {
 			po.MemberID = Ptr(m.MemberID)
 			po.ClientID = Ptr(m.ClientID)
@@ -133,6 +141,7 @@ func describeGroup(v groupops.Group, bounds map[vocab.TopicPartition]groupops.Lo
 		g.Offsets = append(g.Offsets, po)
 	}
 	g.TotalLag = SumLag(g.Offsets)
+	g.MaxTimeLagMs = MaxTimeLag(g.Offsets)
 	return g
 }
 

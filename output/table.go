@@ -191,6 +191,46 @@ func IntCell[T int32 | int64](v *T) string {
 	return strconv.FormatInt(int64(*v), 10)
 }
 
+// DurationCell is a table cell for a duration in milliseconds (see
+// HumanMillis), "-" for nil.
+func DurationCell(ms *int64) string {
+	if ms == nil {
+		return "-"
+	}
+	return HumanMillis(*ms)
+}
+
+// HumanMillis writes a duration in milliseconds for people, in its two
+// largest units, truncated: 0s, 350ms, 12s, 4m12s, 2h5m, 3d4h.
+func HumanMillis(ms int64) string {
+	if ms < 0 {
+		return "-" + HumanMillis(-ms)
+	}
+	if ms == 0 {
+		return "0s"
+	}
+	if ms < 1000 {
+		return strconv.FormatInt(ms, 10) + "ms"
+	}
+	s := ms / 1000
+	two := func(a int64, ua string, b int64, ub string) string {
+		out := strconv.FormatInt(a, 10) + ua
+		if b > 0 {
+			out += strconv.FormatInt(b, 10) + ub
+		}
+		return out
+	}
+	switch {
+	case s < 60:
+		return strconv.FormatInt(s, 10) + "s"
+	case s < 3600:
+		return two(s/60, "m", s%60, "s")
+	case s < 86400:
+		return two(s/3600, "h", s%3600/60, "m")
+	}
+	return two(s/86400, "d", s%86400/3600, "h")
+}
+
 // BoolCell is *v as "true" or "false", or "-" for nil.
 func BoolCell(v *bool) string {
 	if v == nil {
@@ -254,14 +294,25 @@ func (l GroupList) WriteTable(w io.Writer) error {
 // header for all groups, then per group one row per partition in the
 // document's order and a total row whose TOPIC is "(total)" and whose LAG
 // is the group's totalLag ("-" when no lag is known). verbose adds
-// LEADER-EPOCH after PARTITION. Groups with an error or without partitions
+// LEADER-EPOCH after PARTITION; timeLag adds TIME-LAG after LAG (see
+// DurationCell), the total row holding the group's maxTimeLagMs. With
+// readCommitted LAST-STABLE-OFFSET takes LOG-END-OFFSET's
+// place, the offset LAG is measured against. Groups with an error or without partitions
 // have no rows; their messages belong on stderr.
-func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
+func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, readCommitted bool) error {
 	header := []string{"GROUP", "TOPIC", "PARTITION"}
 	if verbose {
 		header = append(header, "LEADER-EPOCH")
 	}
-	header = append(header, "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID")
+	end, endHeader := func(o PartitionOffset) *int64 { return o.LogEndOffset }, "LOG-END-OFFSET"
+	if readCommitted {
+		end, endHeader = func(o PartitionOffset) *int64 { return o.LastStableOffset }, "LAST-STABLE-OFFSET"
+	}
+	header = append(header, "CURRENT-OFFSET", endHeader, "LAG")
+	if timeLag {
+		header = append(header, "TIME-LAG")
+	}
+	header = append(header, "CONSUMER-ID", "HOST", "CLIENT-ID")
 	var rows [][]string
 	for _, g := range l.Groups {
 		if g.Error != nil || len(g.Offsets) == 0 {
@@ -272,13 +323,19 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 			if verbose {
 				r = append(r, IntCell(o.CommittedLeaderEpoch))
 			}
-			r = append(r, IntCell(o.CommittedOffset), IntCell(o.LogEndOffset), IntCell(o.Lag),
-				StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
+			r = append(r, IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
+			if timeLag {
+				r = append(r, DurationCell(o.TimeLagMs))
+			}
+			r = append(r, StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
 			rows = append(rows, r)
 		}
 		total := make([]string, len(header))
 		total[0], total[1] = g.Group, totalMarker
 		total[slices.Index(header, "LAG")] = IntCell(g.TotalLag)
+		if timeLag {
+			total[slices.Index(header, "TIME-LAG")] = DurationCell(g.MaxTimeLagMs)
+		}
 		rows = append(rows, total)
 	}
 	return renderTable(w, header, rows)

@@ -17,6 +17,7 @@ func TestNativeTableGoldens(t *testing.T) {
 		{"list.table", fixtureGroupList()},
 		{"describe-offsets.table", DescribeView{Doc: l, View: ViewOffsets}},
 		{"describe-offsets-verbose.table", DescribeView{Doc: l, View: ViewOffsets, Verbose: true}},
+		{"describe-offsets-timelag.table", DescribeView{Doc: withTimeLags(fixtureDescriptions()), View: ViewOffsets, TimeLag: true}},
 		{"describe-members.table", DescribeView{Doc: l, View: ViewMembers}},
 		{"describe-members-verbose.table", DescribeView{Doc: l, View: ViewMembers, Verbose: true}},
 		{"describe-state.table", DescribeView{Doc: l, View: ViewState}},
@@ -96,6 +97,40 @@ func TestAssignmentString(t *testing.T) {
 	for _, c := range cases {
 		if got := AssignmentString(c.in); got != c.want {
 			t.Errorf("AssignmentString(%+v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// withTimeLags gives the fixture's offsets time lags as describe
+// --time-lag reads them: one known, the others unknown ("-").
+func withTimeLags(l GroupDescriptionList) GroupDescriptionList {
+	lags := []*int64{Ptr(int64(252_000)), nil, Ptr(int64(93_784_000))}
+	n := 0
+	for gi := range l.Groups {
+		g := &l.Groups[gi]
+		for oi := range g.Offsets {
+			o := &g.Offsets[oi]
+			switch {
+			case o.CommittedOffset == nil:
+			case o.Lag != nil && *o.Lag == 0:
+				o.TimeLagMs = Ptr(int64(0))
+			default:
+				o.TimeLagMs = lags[n%len(lags)]
+				n++
+			}
+		}
+		g.MaxTimeLagMs = MaxTimeLag(g.Offsets)
+	}
+	return l
+}
+
+func TestHumanMillis(t *testing.T) {
+	for ms, want := range map[int64]string{
+		0: "0s", 350: "350ms", 1000: "1s", 12_999: "12s", 60_000: "1m", 252_000: "4m12s",
+		3_600_000: "1h", 7_500_000: "2h5m", 86_400_000: "1d", 273_600_000: "3d4h", -5000: "-5s",
+	} {
+		if got := HumanMillis(ms); got != want {
+			t.Errorf("HumanMillis(%d) = %q, want %q", ms, got, want)
 		}
 	}
 }

@@ -56,6 +56,11 @@ type DescribeView struct {
 	Doc     GroupDescriptionList
 	View    View
 	Verbose bool
+	// TimeLag adds the TIME-LAG column to the offsets table.
+	TimeLag bool
+	// ReadCommitted shows LAST-STABLE-OFFSET, which the lags are measured
+	// against, instead of LOG-END-OFFSET.
+	ReadCommitted bool
 }
 
 // WriteTable writes the view's table (see writeOffsetsTable,
@@ -67,7 +72,7 @@ func (v DescribeView) WriteTable(w io.Writer) error {
 	case ViewState:
 		return writeStateTable(w, v.Doc, v.Verbose)
 	}
-	return writeOffsetsTable(w, v.Doc, v.Verbose)
+	return writeOffsetsTable(w, v.Doc, v.Verbose, v.TimeLag, v.ReadCommitted)
 }
 
 // normalized makes the machine formats encode the description list, not

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -85,12 +86,21 @@ func retry(t testing.TB, what string, fn func(ctx context.Context) error) {
 }
 
 // CreateTopic creates a topic with replication factor 1 and waits until
-// every partition has a leader that answers.
-func (e *Env) CreateTopic(t testing.TB, name string, partitions int) {
+// every partition has a leader that answers. configs are topic configs as
+// "key=value" ("message.timestamp.type=LogAppendTime").
+func (e *Env) CreateTopic(t testing.TB, name string, partitions int, configs ...string) {
 	t.Helper()
+	var entries []kafka.ConfigEntry
+	for _, c := range configs {
+		k, v, ok := strings.Cut(c, "=")
+		if !ok {
+			t.Fatalf("kafkatest: topic config %q is not key=value", c)
+		}
+		entries = append(entries, kafka.ConfigEntry{ConfigName: k, ConfigValue: v})
+	}
 	retry(t, "create topic "+name, func(ctx context.Context) error {
 		res, err := e.Client.CreateTopics(ctx, &kafka.CreateTopicsRequest{Topics: []kafka.TopicConfig{{
-			Topic: name, NumPartitions: partitions, ReplicationFactor: 1,
+			Topic: name, NumPartitions: partitions, ReplicationFactor: 1, ConfigEntries: entries,
 		}}})
 		if err != nil {
 			return err

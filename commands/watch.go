@@ -1,0 +1,140 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/output"
+	"github.com/urfave/cli/v2"
+)
+
+type watchOptions struct {
+	scope         groupScope
+	interval      time.Duration
+	count         int
+	timeLag       bool
+	readCommitted bool
+	format        output.Format
+}
+
+func watchCommand(s Streams) *cli.Command {
+	return &cli.Command{
+		Name:      "watch",
+		Usage:     "re-describe groups every interval: lag, consume and produce rates, ETA and status",
+		ArgsUsage: "GROUP... | --all-groups",
+		Description: "Each sample costs the request phases of describe. On a terminal the table is\n" +
+			"redrawn in place; -o json writes one LagSample document per line per sample.\n" +
+			"Ends after --count samples or on Ctrl-C, with the last sample complete.",
+		Flags: append([]cli.Flag{
+			groupFlag(),
+			&cli.BoolFlag{Name: "all-groups", Usage: "watch every consumer group"},
+			&cli.DurationFlag{Name: "interval", Value: 5 * time.Second, Usage: "time between samples"},
+			&cli.IntFlag{Name: "count", Usage: "stop after N samples (0: until Ctrl-C)"},
+			&cli.BoolFlag{Name: "time-lag", Usage: "read the next record's timestamp each sample (one Fetch per partition leader)"},
+			isolationFlag(),
+			outputFlag("table", "json"),
+		}, connectionFlags()...),
+		Action: action(s, watchOptionsFrom, runWatch),
+	}
+}
+
+func watchOptionsFrom(c *cli.Context) (watchOptions, error) {
+	o := watchOptions{interval: c.Duration("interval"), count: c.Int("count"), timeLag: c.Bool("time-lag")}
+	var err error
+	if o.scope, err = groupScopeFrom(c); err != nil {
+		return o, err
+	}
+	if o.interval <= 0 {
+		return o, app.Usagef("--interval must be positive, got %s", o.interval)
+	}
+	if o.count < 0 {
+		return o, app.Usagef("--count must be 0 or more, got %d", o.count)
+	}
+	if o.readCommitted, err = readCommittedFrom(c); err != nil {
+		return o, err
+	}
+	o.format, err = formatFrom(c)
+	return o, err
+}
+
+// runWatch samples until --count or Ctrl-C. --timeout bounds each sample,
+// not the whole watch.
+func runWatch(c *cli.Context, s Streams, o watchOptions) error {
+	co, err := connOptions(c)
+	if err != nil {
+		return err
+	}
+	cfg, err := co.Resolve()
+	if err != nil {
+		return err
+	}
+	cl, err := kafkaadmin.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	timeout := co.Timeout
+	if timeout <= 0 {
+		timeout = app.DefaultTimeout
+	}
+	w := groupops.NewWatcher()
+	redraw := s.OutTTY && o.format == output.FormatTable
+	for n := 0; o.count == 0 || n < o.count; n++ {
+		if n > 0 {
+			select {
+			case <-c.Context.Done():
+				return nil
+			case <-time.After(o.interval):
+			}
+		}
+		doc, err := watchSample(c.Context, cl, timeout, o, w)
+		if err != nil {
+			if c.Context.Err() != nil {
+				return nil // Ctrl-C during a sample: the last printed one is complete
+			}
+			return err
+		}
+		if o.format == output.FormatJSON {
+			err = output.WriteJSONLine(s.Out, doc)
+		} else {
+			if redraw {
+				fmt.Fprint(s.Out, "\033[H\033[2J")
+			}
+			err = output.Write(s.Out, output.FormatTable, doc)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// watchSample takes one sample: describe's phases within timeout.
+func watchSample(parent context.Context, cl *kafkaadmin.Client, timeout time.Duration, o watchOptions, w *groupops.Watcher) (output.LagSample, error) {
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	defer cancel()
+	groups, err := o.scope.resolve(ctx, cl, io.Discard) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
+	if err != nil {
+		return output.LagSample{}, err
+	}
+	snap, err := groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
+	if err != nil {
+		return output.LagSample{}, err
+	}
+	snap.ReadCommitted = o.readCommitted
+	if err := groupops.ReadStableOffsets(ctx, cl, snap); err != nil {
+		return output.LagSample{}, err
+	}
+	if o.timeLag {
+		if err := groupops.ReadTimeLags(ctx, cl, snap); err != nil {
+			return output.LagSample{}, err
+		}
+	}
+	now := time.Now()
+	return output.NewLagSampleOf(w.Add(snap, now), now, o.timeLag), nil
+}

@@ -1,0 +1,134 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+)
+
+type lagSample struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Time       string `json:"time"`
+	Groups     []struct {
+		Group       string           `json:"group"`
+		Lag         *int64           `json:"lag"`
+		ConsumeRate *float64         `json:"consumeRate"`
+		ProduceRate *float64         `json:"produceRate"`
+		EtaSeconds  *float64         `json:"etaSeconds"`
+		Status      string           `json:"status"`
+		Partitions  []map[string]any `json:"partitions"`
+	} `json:"groups"`
+}
+
+// watch -o json: one LagSample per line per sample; rates null on the
+// first and measured after; a group consuming faster than the producer
+// has an ETA; a group whose commits do not move and that has no members
+// is STOP.
+func TestWatchJSONLines(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	moving := kafkatest.UniqueName(t, "billing")
+	stopped := kafkatest.UniqueName(t, "stopped")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(200)...)
+	e.Commit(t, moving, topic, map[int32]int64{0: 0})
+	e.Commit(t, stopped, topic, map[int32]int64{0: 10})
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { // produces 1 record and commits 20 more every 100 ms
+		committed := int64(0)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			e.Produce(t, topic, 0, records(1)...)
+			committed = min(committed+20, 200)
+			e.Commit(t, moving, topic, map[int32]int64{0: committed})
+		}
+	})
+	r := kcgOn(t, e, "watch", moving, stopped, "--interval", "1s", "--count", "3", "-o", "json")
+	close(stop)
+	wg.Wait()
+	r.MustCode(t, 0)
+	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3:\n%s", len(lines), r.Stdout)
+	}
+	for i, line := range lines {
+		var s lagSample
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		if s.APIVersion != "kcg/v1" || s.Kind != "LagSample" || len(s.Groups) != 2 || s.Time == "" {
+			t.Fatalf("line %d: %s", i+1, line)
+		}
+		var m, st = s.Groups[0], s.Groups[1]
+		if m.Group != moving {
+			m, st = st, m
+		}
+		if i == 0 {
+			if m.ConsumeRate != nil || m.ProduceRate != nil || m.Status != "UNKNOWN" {
+				t.Errorf("first sample: %s", line)
+			}
+			continue
+		}
+		if m.ConsumeRate == nil || *m.ConsumeRate <= 0 || m.ProduceRate == nil || *m.ProduceRate <= 0 {
+			t.Errorf("sample %d: rates of %s not > 0: %s", i+1, moving, line)
+		}
+		if m.Lag != nil && *m.Lag > 0 && m.EtaSeconds == nil {
+			t.Errorf("sample %d: catching up without an ETA: %s", i+1, line)
+		}
+		if st.Status != "STOP" || st.ConsumeRate == nil || *st.ConsumeRate != 0 {
+			t.Errorf("sample %d: %s status %s, want STOP with consumeRate 0: %s", i+1, stopped, st.Status, line)
+		}
+	}
+}
+
+// A commit moved backwards during the window: REWIND.
+func TestWatchRewind(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	group := kafkatest.UniqueName(t, "billing")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(50)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 40})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(500 * time.Millisecond)
+		e.Commit(t, group, topic, map[int32]int64{0: 5})
+	}()
+	r := kcgOn(t, e, "watch", group, "--interval", "1s", "--count", "2", "-o", "json").MustCode(t, 0)
+	<-done
+	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
+	var s lagSample
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &s) != nil || s.Groups[0].Status != "REWIND" {
+		t.Errorf("want REWIND in the second sample:\n%s", r.Stdout)
+	}
+}
+
+// The table: one row per group with the status and the trend.
+func TestWatchTable(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	group := kafkatest.UniqueName(t, "billing")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(5)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 2})
+	r := kcgOn(t, e, "watch", group, "--interval", "100ms", "--count", "2", "--time-lag").MustCode(t, 0)
+	got := rows(r.Stdout, group)
+	if len(got) != 2 || got[1][len(got[1])-2] != "STOP" || got[1][len(got[1])-1] != "▁▁" || !strings.Contains(r.Stdout, "TIME-LAG") {
+		t.Errorf("table:\n%s", r.Stdout)
+	}
+	if strings.Contains(r.Stdout, "\033[") {
+		t.Errorf("escape codes without a terminal:\n%q", r.Stdout)
+	}
+}

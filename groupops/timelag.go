@@ -1,0 +1,142 @@
+package groupops
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+)
+
+// Time-lag flags: what a reader of a time lag should know about how it was
+// found.
+const (
+	// FlagBelowLogStart: the committed offset is below the log start
+	// (retention deleted it); the time is the first record's.
+	FlagBelowLogStart = "below-log-start"
+	// FlagFutureTimestamp: the record's CreateTime is after now (a producer
+	// clock ahead); the time lag is 0.
+	FlagFutureTimestamp = "future-timestamp"
+	// FlagLogAppendTime: the topic stamps records with the broker's append
+	// time, not the producer's CreateTime.
+	FlagLogAppendTime = "log-append-time"
+	// FlagOpenTransaction: an open transaction holds the committed offset
+	// back (last stable offset < high watermark), so the record a
+	// read-committed consumer waits for cannot be read yet.
+	FlagOpenTransaction = "open-transaction"
+)
+
+// TimeLag is how far behind in time a group is on one partition.
+type TimeLag struct {
+	// Timestamp is that of the next record the group will consume; nil
+	// when caught up, no commit, or it could not be read.
+	Timestamp *time.Time
+	// Millis is now - Timestamp in whole milliseconds, 0 when caught up;
+	// nil when there is no commit or it is unknown.
+	Millis *int64
+	Flags  []string
+	Err    error
+}
+
+// recordOffset is the offset whose record's time describes a commit on a
+// partition with bounds b, and whether a read is needed at all: none when
+// there is no commit or the commit is at (or past) the log end.
+func recordOffset(committed *int64, b LogBounds, readCommitted bool) (int64, bool) {
+	end := b.LagEnd(readCommitted)
+	if committed == nil || end == nil || *committed >= *end {
+		return 0, false
+	}
+	if b.Start != nil && *committed < *b.Start {
+		return *b.Start, true
+	}
+	return *committed, true
+}
+
+// ComputeTimeLag is the time lag of a commit on a partition with bounds b,
+// given what RecordTimes read (nil when nothing was read), at now; with
+// readCommitted a commit at the last stable offset is caught up.
+func ComputeTimeLag(committed *int64, b LogBounds, readCommitted bool, rt *kafkaadmin.RecordTime, now time.Time) TimeLag {
+	var tl TimeLag
+	if committed == nil {
+		return tl
+	}
+	if end := b.LagEnd(readCommitted); end != nil && *committed >= *end {
+		zero := int64(0)
+		tl.Millis = &zero
+		return tl
+	}
+	if b.Start != nil && *committed < *b.Start {
+		tl.Flags = append(tl.Flags, FlagBelowLogStart)
+	}
+	if rt == nil {
+		return tl
+	}
+	if rt.Err != nil {
+		tl.Err = rt.Err
+		return tl
+	}
+	if rt.FromLogStart && !slices.Contains(tl.Flags, FlagBelowLogStart) {
+		tl.Flags = append(tl.Flags, FlagBelowLogStart)
+	}
+	if !rt.Found {
+		if rt.LastStableOffset >= 0 && rt.LastStableOffset < rt.HighWatermark {
+			tl.Flags = append(tl.Flags, FlagOpenTransaction)
+			return tl
+		}
+		// Only transaction markers (or aborted data) up to the log end:
+		// the group has nothing left to consume.
+		zero := int64(0)
+		tl.Millis = &zero
+		return tl
+	}
+	ts := time.UnixMilli(rt.Timestamp).UTC()
+	tl.Timestamp = &ts
+	if rt.LogAppendTime {
+		tl.Flags = append(tl.Flags, FlagLogAppendTime)
+	}
+	ms := now.Sub(ts).Milliseconds()
+	if ms < 0 {
+		ms = 0
+		tl.Flags = append(tl.Flags, FlagFutureTimestamp)
+	}
+	tl.Millis = &ms
+	return tl
+}
+
+// ReadTimeLags adds the time lag of every committed partition to s: one
+// Fetch phase (see kafkaadmin.RecordTimes) for the commits behind the log
+// end, none for the rest. s.Now is the time the lags are measured at.
+func ReadTimeLags(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error {
+	var qs []kafkaadmin.RecordAt
+	for _, g := range s.Groups {
+		for tp, c := range g.Offsets {
+			if off, ok := recordOffset(&c.Offset, s.Bounds[tp], s.ReadCommitted); ok {
+				qs = append(qs, kafkaadmin.RecordAt{TP: tp, Offset: off})
+			}
+		}
+	}
+	rts, err := cl.RecordTimes(ctx, qs)
+	if err != nil {
+		return err
+	}
+	s.Now = time.Now()
+	s.TimeLags = map[GroupPartition]TimeLag{}
+	for _, g := range s.Groups {
+		for tp, c := range g.Offsets {
+			b := s.Bounds[tp]
+			var rt *kafkaadmin.RecordTime
+			if off, ok := recordOffset(&c.Offset, b, s.ReadCommitted); ok {
+				r := rts[kafkaadmin.RecordAt{TP: tp, Offset: off}]
+				rt = &r
+			}
+			s.TimeLags[GroupPartition{Group: g.Name(), TP: tp}] = ComputeTimeLag(&c.Offset, b, s.ReadCommitted, rt, s.Now)
+		}
+	}
+	return nil
+}
+
+// GroupPartition names one partition of one group.
+type GroupPartition struct {
+	Group string
+	TP    TopicPartition
+}

@@ -1,0 +1,485 @@
+package kafkaadmin
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/kcg-dev/kcg/vocab"
+	"github.com/segmentio/kafka-go"
+	"github.com/segmentio/kafka-go/compress"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Byte limits of the time-lag Fetch: the record wanted is the first data
+// record at or after an offset, so a few batches are enough. A batch
+// bigger than fetchPartitionBytes comes back cut off; that partition is
+// asked again alone, where the broker returns at least one whole batch
+// (KIP-74).
+const (
+	fetchPartitionBytes = 64 << 10
+	fetchMaxBytes       = 8 << 20
+	// fetchRounds bounds the reads of one partition: the first, and the
+	// follow-ups when the bytes read held only control records, aborted
+	// data or a cut-off batch.
+	fetchRounds = 4
+)
+
+// RecordAt names an offset of a partition.
+type RecordAt struct {
+	TP     TopicPartition
+	Offset int64
+}
+
+// RecordTime is the first data record at or after an offset, as a
+// read-committed consumer would see it: control records (transaction
+// markers) and aborted transactional data are skipped, and records a
+// compaction removed are simply not there.
+type RecordTime struct {
+	// Found is false when there is no such record below the last stable
+	// offset: only markers or aborted data follow the offset, or an open
+	// transaction blocks the read (LastStableOffset < HighWatermark).
+	Found bool
+	// Offset and Timestamp (milliseconds) are the record's; LogAppendTime
+	// tells that the timestamp is the broker's append time, not the
+	// producer's CreateTime.
+	Offset        int64
+	Timestamp     int64
+	LogAppendTime bool
+	// FromLogStart is set when the offset was below the log start (retention
+	// deleted it) and the read began at the log start instead.
+	FromLogStart bool
+	// HighWatermark and LastStableOffset as the leader reported them.
+	HighWatermark, LastStableOffset int64
+	Err                             error
+}
+
+// RecordTimes reads, for each query, the first data record at or after
+// its offset: one Fetch per partition leader (read committed, no wait, at
+// most fetchPartitionBytes per partition), each partition read once from
+// the lowest offset asked of it, so the groups committed at different
+// offsets of one partition share the read. Follow-ups go only to the
+// partitions whose bytes did not reach an answer (see fetchRounds). A
+// partition that cannot be read carries Err; the call fails only when the
+// cluster cannot be reached.
+func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[RecordAt]RecordTime, error) {
+	out := make(map[RecordAt]RecordTime, len(queries))
+	if len(queries) == 0 {
+		return out, nil
+	}
+	v, ok, err := c.pickVersion(ctx, 1, 12) // v13 names topics by id
+	if err != nil {
+		return nil, err
+	}
+	if !ok || v < 4 {
+		return nil, errors.New("the broker does not support Fetch v4 or later")
+	}
+	parts := map[TopicPartition]*partRead{}
+	for _, q := range vocab.Dedupe(queries) {
+		pr := parts[q.TP]
+		if pr == nil {
+			pr = &partRead{tp: q.TP}
+			parts[q.TP] = pr
+		}
+		pr.reads = append(pr.reads, &read{q: q, at: q.Offset})
+	}
+	var mu sync.Mutex
+	for len(parts) > 0 {
+		var tps []TopicPartition
+		for tp := range parts {
+			tps = append(tps, tp)
+		}
+		var retryTP []TopicPartition
+		var lastErr, fatal error
+		done := map[TopicPartition]bool{}
+		fail := func(pr *partRead, e error) {
+			for _, r := range pr.reads {
+				out[r.q] = RecordTime{Err: e}
+			}
+			pr.reads = nil
+			done[pr.tp] = true
+		}
+		err := retry(ctx, listOffsetsRetries, func(attempt int) bool {
+			byLeader, failed, noLeader, err := c.partitionLeaders(ctx, tps, attempt)
+			if err != nil {
+				fatal = err
+				return false
+			}
+			for tp, e := range failed {
+				fail(parts[tp], e)
+			}
+			retryTP = noLeader
+			if len(noLeader) > 0 {
+				lastErr = &KafkaError{Op: "Fetch", What: noLeader[0].String(), Code: kafka.LeaderNotAvailable}
+			}
+			var wg sync.WaitGroup
+			for leader, tps := range byLeader {
+				// A partition whose batch came back cut off goes alone,
+				// first in its request, to get one whole batch.
+				var reqs [][]TopicPartition
+				var shared []TopicPartition
+				for _, tp := range tps {
+					if parts[tp].solo {
+						reqs = append(reqs, []TopicPartition{tp})
+					} else {
+						shared = append(shared, tp)
+					}
+				}
+				if len(shared) > 0 {
+					reqs = append(reqs, shared)
+				}
+				for _, tps := range reqs {
+					wg.Go(func() {
+						req := fetchRequest(v, tps, func(tp TopicPartition) int64 { return parts[tp].from() })
+						resp, err := c.roundTrip(ctx, leader, req)
+						mu.Lock()
+						defer mu.Unlock()
+						if err != nil {
+							if retriable(err) || isNetwork(err) {
+								retryTP = append(retryTP, tps...)
+								lastErr = err
+								return
+							}
+							for _, tp := range tps {
+								fail(parts[tp], err)
+							}
+							return
+						}
+						for _, t := range resp.(*kmsg.FetchResponse).Topics {
+							for i := range t.Partitions {
+								p := &t.Partitions[i]
+								pr := parts[TopicPartition{Topic: t.Topic, Partition: p.Partition}]
+								if pr == nil || done[pr.tp] {
+									continue
+								}
+								if e := kerr("Fetch", pr.tp.String(), p.ErrorCode, nil); e != nil && retriable(e) {
+									retryTP = append(retryTP, pr.tp)
+									lastErr = e
+									continue
+								}
+								pr.answer(p, out)
+								done[pr.tp] = true
+							}
+						}
+					})
+				}
+			}
+			wg.Wait()
+			if len(retryTP) == 0 {
+				return false
+			}
+			tps = retryTP
+			return true
+		})
+		switch {
+		case fatal != nil:
+			return nil, fatal
+		case errors.Is(err, errRetriesExhausted):
+			for _, tp := range retryTP {
+				fail(parts[tp], lastErr)
+			}
+		case err != nil:
+			return nil, c.ctxErr(ctx)
+		}
+		for tp, pr := range parts {
+			if !done[tp] || len(pr.reads) == 0 {
+				delete(parts, tp)
+			}
+		}
+	}
+	for _, q := range queries {
+		if _, ok := out[q]; !ok {
+			out[q] = RecordTime{Err: fmt.Errorf("Fetch %s: no answer from the partition leader", q.TP)}
+		}
+	}
+	return out, nil
+}
+
+// read is one query being answered; it moves on (to the next offset, or
+// the log start) until it finds a record or runs out of rounds.
+type read struct {
+	q      RecordAt
+	at     int64
+	fromS  bool // at is the log start: the offset was below it
+	rounds int  // reads that reached this one's offset without an answer
+}
+
+// partRead is the reads of one partition, fetched together from the
+// lowest of their offsets.
+type partRead struct {
+	tp    TopicPartition
+	reads []*read // unanswered
+	solo  bool    // the first batch came back cut off: ask alone for a whole one
+}
+
+func (pr *partRead) from() int64 {
+	m := pr.reads[0].at
+	for _, r := range pr.reads[1:] {
+		m = min(m, r.at)
+	}
+	return m
+}
+
+// answer settles the reads that p, the partition's Fetch answer, decides,
+// into out, and keeps the others for another round.
+func (pr *partRead) answer(p *kmsg.FetchResponseTopicPartition, out map[RecordAt]RecordTime) {
+	settle := func(rt RecordTime) {
+		for _, r := range pr.reads {
+			rt.FromLogStart = r.fromS
+			out[r.q] = rt
+		}
+		pr.reads = nil
+	}
+	from := pr.from()
+	if e := kerr("Fetch", pr.tp.String(), p.ErrorCode, nil); e != nil {
+		if errors.Is(e, kafka.OffsetOutOfRange) && p.LogStartOffset > from {
+			// Retention passed the offsets below the log start: those
+			// are read from there.
+			for _, r := range pr.reads {
+				if r.at < p.LogStartOffset {
+					r.at, r.fromS = p.LogStartOffset, true
+					r.rounds++
+				}
+			}
+			pr.nextRound(out)
+			return
+		}
+		settle(RecordTime{Err: e})
+		return
+	}
+	d, err := decodeBatches(p.RecordBatches, p.AbortedTransactions)
+	if err != nil {
+		settle(RecordTime{Err: fmt.Errorf("Fetch %s: %w", pr.tp, err)})
+		return
+	}
+	var left []*read
+	for _, r := range pr.reads {
+		s := d.scan(max(r.at, from))
+		rt := RecordTime{FromLogStart: r.fromS, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset}
+		switch {
+		case s.found:
+			rt.Found, rt.Offset, rt.Timestamp, rt.LogAppendTime = true, s.offset, s.timestamp, s.logAppendTime
+		case s.incomplete:
+			pr.solo = true
+			if r.at <= from {
+				r.rounds++
+			}
+			left = append(left, r)
+			continue
+		case s.next < p.LastStableOffset:
+			// The bytes ran out before a data record below the stable
+			// offset: read on. A read the bytes did not reach has not
+			// used a round.
+			if s.next > r.at {
+				r.rounds++
+			}
+			r.at = s.next
+			left = append(left, r)
+			continue
+		}
+		out[r.q] = rt
+	}
+	pr.reads = left
+	pr.nextRound(out)
+}
+
+// nextRound fails the reads left that have used fetchRounds reads; the
+// others go to the next round.
+func (pr *partRead) nextRound(out map[RecordAt]RecordTime) {
+	left := pr.reads[:0]
+	for _, r := range pr.reads {
+		if r.rounds < fetchRounds {
+			left = append(left, r)
+			continue
+		}
+		out[r.q] = RecordTime{Err: fmt.Errorf("Fetch %s: no data record found after %d reads from offset %d", pr.tp, fetchRounds, r.q.Offset)}
+	}
+	pr.reads = left
+}
+
+// fetchRequest is a read-committed Fetch of parts from offset at(tp),
+// answered at once (no wait), within the byte limits above.
+func fetchRequest(v int16, parts []TopicPartition, at func(TopicPartition) int64) *kmsg.FetchRequest {
+	req := kmsg.NewPtrFetchRequest()
+	req.Version = v
+	req.ReplicaID = -1
+	req.MaxWaitMillis = 0
+	req.MinBytes = 0
+	req.MaxBytes = fetchMaxBytes
+	req.IsolationLevel = 1
+	req.SessionEpoch = -1 // no fetch session
+	byTopic := map[string]int{}
+	for _, tp := range parts {
+		i, ok := byTopic[tp.Topic]
+		if !ok {
+			i = len(req.Topics)
+			byTopic[tp.Topic] = i
+			rt := kmsg.NewFetchRequestTopic()
+			rt.Topic = tp.Topic
+			req.Topics = append(req.Topics, rt)
+		}
+		rp := kmsg.NewFetchRequestTopicPartition()
+		rp.Partition = tp.Partition
+		rp.CurrentLeaderEpoch = -1
+		rp.FetchOffset = at(tp)
+		rp.LogStartOffset = -1
+		rp.PartitionMaxBytes = fetchPartitionBytes
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
+	}
+	return req
+}
+
+// scanned is what scanBatches found in a partition's record bytes.
+type scanned struct {
+	found         bool
+	offset        int64
+	timestamp     int64
+	logAppendTime bool
+	// next is the offset after the last whole batch read (the fetch
+	// offset when none was); incomplete is set when not even one whole
+	// batch was there (cut off by the byte limit).
+	next       int64
+	incomplete bool
+}
+
+// Record batch attributes (v2 format).
+const (
+	attrCompression   = 0x07
+	attrLogAppendTime = 0x08
+	attrTransactional = 0x10
+	attrControl       = 0x20
+)
+
+// dataRecord is one record a read-committed consumer would receive.
+type dataRecord struct {
+	offset, timestamp int64
+	logAppendTime     bool
+}
+
+// decoded is a partition's record bytes, decoded.
+type decoded struct {
+	recs []dataRecord // in offset order
+	// next is the offset after the last whole batch; whole counts the
+	// whole batches; cut is set when bytes of a batch cut off by the byte
+	// limit follow.
+	next  int64
+	whole int
+	cut   bool
+}
+
+// decodeBatches decodes data, the RecordBatches of one Fetch partition,
+// into the data records a read-committed consumer would receive: control
+// batches (transaction markers) are left out, and so are the
+// transactional batches of the producers whose aborted transactions the
+// broker listed (an aborted transaction starts at its FirstOffset and
+// ends at the producer's ABORT marker). A record of a LogAppendTime batch
+// has the batch's MaxTimestamp. Records removed by compaction are simply
+// not there.
+func decodeBatches(data []byte, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (decoded, error) {
+	var d decoded
+	d.next = -1
+	abortedBy := map[int64]bool{} // producers inside an aborted transaction
+	pendingAborts := aborted      // not yet reached, by FirstOffset (sorted by the broker)
+	for len(data) >= 12 {
+		length := int64(int32(binary.BigEndian.Uint32(data[8:12])))
+		if length < 49 || int64(len(data)) < 12+length {
+			break // cut off by the byte limit
+		}
+		raw := data[:12+length]
+		data = data[12+length:]
+		if magic := raw[16]; magic != 2 {
+			return d, fmt.Errorf("record format v%d is not supported (only v2)", magic)
+		}
+		var b kmsg.RecordBatch
+		if err := b.ReadFrom(raw); err != nil {
+			return d, fmt.Errorf("decoding a record batch: %w", err)
+		}
+		d.whole++
+		last := b.FirstOffset + int64(b.LastOffsetDelta)
+		d.next = max(d.next, last+1)
+		for len(pendingAborts) > 0 && pendingAborts[0].FirstOffset <= last {
+			abortedBy[pendingAborts[0].ProducerID] = true
+			pendingAborts = pendingAborts[1:]
+		}
+		if b.Attributes&attrControl != 0 {
+			recs, err := batchRecords(&b)
+			if err != nil {
+				return d, err
+			}
+			for _, r := range recs {
+				// Control record key: version int16, type int16 (0 ABORT, 1 COMMIT).
+				if len(r.Key) >= 4 && binary.BigEndian.Uint16(r.Key[2:4]) == 0 {
+					delete(abortedBy, b.ProducerID)
+				}
+			}
+			continue
+		}
+		if b.Attributes&attrTransactional != 0 && abortedBy[b.ProducerID] {
+			continue
+		}
+		recs, err := batchRecords(&b)
+		if err != nil {
+			return d, err
+		}
+		for _, r := range recs {
+			dr := dataRecord{offset: b.FirstOffset + int64(r.OffsetDelta), timestamp: b.FirstTimestamp + r.TimestampDelta64}
+			if b.Attributes&attrLogAppendTime != 0 {
+				dr.timestamp, dr.logAppendTime = b.MaxTimestamp, true
+			}
+			d.recs = append(d.recs, dr)
+		}
+	}
+	d.cut = len(data) > 0
+	return d, nil
+}
+
+// scan finds the first data record at offset target or after it. The
+// broker starts a Fetch at the batch holding the fetch offset, so the
+// records before target are skipped.
+func (d decoded) scan(target int64) scanned {
+	s := scanned{next: max(target, d.next)}
+	for _, r := range d.recs {
+		if r.offset >= target {
+			s.found, s.offset, s.timestamp, s.logAppendTime = true, r.offset, r.timestamp, r.logAppendTime
+			return s
+		}
+	}
+	s.incomplete = d.whole == 0 && d.cut
+	return s
+}
+
+// batchRecords decompresses and decodes the records of a v2 batch.
+func batchRecords(b *kmsg.RecordBatch) ([]kmsg.Record, error) {
+	raw := b.Records
+	if codec := compress.Compression(b.Attributes & attrCompression); codec != compress.None {
+		c := codec.Codec()
+		if c == nil {
+			return nil, fmt.Errorf("record batch compressed with unknown codec %d", codec)
+		}
+		rd := c.NewReader(bytes.NewReader(raw))
+		var err error
+		raw, err = io.ReadAll(rd)
+		rd.Close()
+		if err != nil {
+			return nil, fmt.Errorf("decompressing a %s record batch: %w", codec, err)
+		}
+	}
+	recs := make([]kmsg.Record, 0, max(b.NumRecords, 0))
+	for i := int32(0); i < b.NumRecords && len(raw) > 0; i++ {
+		n, used := binary.Varint(raw)
+		if used <= 0 || n < 0 || int64(len(raw)-used) < n {
+			return nil, errors.New("malformed record in a record batch")
+		}
+		var r kmsg.Record
+		if err := r.ReadFrom(raw[:used+int(n)]); err != nil {
+			return nil, fmt.Errorf("decoding a record: %w", err)
+		}
+		raw = raw[used+int(n):]
+		recs = append(recs, r)
+	}
+	return recs, nil
+}

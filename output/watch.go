@@ -1,0 +1,172 @@
+package output
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/kcg-dev/kcg/groupops"
+)
+
+// KindLagSample is the kind of one `kcg watch -o json` line.
+const KindLagSample = "LagSample"
+
+// LagSample is one sample of `kcg watch`: written as one JSON line.
+type LagSample struct {
+	APIVersion string         `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string         `json:"kind" yaml:"kind"`
+	Time       string         `json:"time" yaml:"time"`
+	Groups     []WatchedGroup `json:"groups" yaml:"groups"`
+	// timeLag adds TIME-LAG to the table.
+	timeLag bool
+}
+
+// WatchedGroup is one group of a sample.
+type WatchedGroup struct {
+	Group        string  `json:"group" yaml:"group"`
+	State        *string `json:"state" yaml:"state"`
+	Members      int     `json:"members" yaml:"members"`
+	Lag          *int64  `json:"lag" yaml:"lag"`
+	MaxTimeLagMs *int64  `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
+	// ConsumeRate and ProduceRate are committed-offset and log-end records
+	// per second since the previous sample; nil on the first.
+	ConsumeRate *float64 `json:"consumeRate" yaml:"consumeRate"`
+	ProduceRate *float64 `json:"produceRate" yaml:"produceRate"`
+	// EtaSeconds is the time to catch up at the current net rate; 0 with
+	// no lag, nil when not catching up.
+	EtaSeconds *float64           `json:"etaSeconds" yaml:"etaSeconds"`
+	Status     string             `json:"status" yaml:"status"`
+	Trend      []*int64           `json:"trend" yaml:"trend"`
+	Partitions []WatchedPartition `json:"partitions" yaml:"partitions"`
+	Error      *string            `json:"error" yaml:"error"`
+}
+
+// WatchedPartition is one partition of a watched group.
+type WatchedPartition struct {
+	Topic           string   `json:"topic" yaml:"topic"`
+	Partition       int32    `json:"partition" yaml:"partition"`
+	CommittedOffset *int64   `json:"committedOffset" yaml:"committedOffset"`
+	EndOffset       *int64   `json:"endOffset" yaml:"endOffset"`
+	Lag             *int64   `json:"lag" yaml:"lag"`
+	TimeLagMs       *int64   `json:"timeLagMs" yaml:"timeLagMs"`
+	ConsumeRate     *float64 `json:"consumeRate" yaml:"consumeRate"`
+	ProduceRate     *float64 `json:"produceRate" yaml:"produceRate"`
+	EtaSeconds      *float64 `json:"etaSeconds" yaml:"etaSeconds"`
+	Status          string   `json:"status" yaml:"status"`
+}
+
+// NewLagSampleOf is the sample document of gs, taken at at.
+func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSample {
+	doc := LagSample{APIVersion: APIVersion, Kind: KindLagSample, Time: at.UTC().Format(TimestampFormat), Groups: []WatchedGroup{}, timeLag: timeLag}
+	for _, gw := range sortedWatches(gs) {
+		g := gw.Group
+		wg := WatchedGroup{Group: g.Name(), Members: len(g.Desc.Members), Lag: gw.TotalLag, ConsumeRate: round(gw.ConsumeRate), ProduceRate: round(gw.ProduceRate),
+			EtaSeconds: round(gw.ETASeconds), Status: gw.Status, Trend: gw.Trend, Partitions: []WatchedPartition{}, Error: errText(g.Err)}
+		if g.Desc.Exists {
+			wg.State = Ptr(g.Desc.State)
+		}
+		for _, p := range gw.Partitions {
+			wp := WatchedPartition{Topic: p.TP.Topic, Partition: p.TP.Partition, CommittedOffset: p.Committed, EndOffset: p.End, Lag: p.Lag,
+				ConsumeRate: round(p.ConsumeRate), ProduceRate: round(p.ProduceRate), EtaSeconds: round(p.ETASeconds), Status: p.Status}
+			if p.TimeLag != nil {
+				wp.TimeLagMs = p.TimeLag.Millis
+			}
+			wg.Partitions = append(wg.Partitions, wp)
+		}
+		wg.MaxTimeLagMs = maxKnown(wg.Partitions, func(p WatchedPartition) *int64 { return p.TimeLagMs })
+		doc.Groups = append(doc.Groups, wg)
+	}
+	return doc
+}
+
+func sortedWatches(gs []groupops.GroupWatch) []groupops.GroupWatch {
+	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.GroupWatch) int { return cmp.Compare(a.Group.Name(), b.Group.Name()) })
+}
+
+// round keeps rates and ETAs to two decimals: more is noise.
+func round(v *float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	return Ptr(math.Round(*v*100) / 100)
+}
+
+// WriteJSONLine writes doc as one line of JSON (no HTML escaping), for a
+// stream of samples that `jq` and log shippers read one line at a time.
+func WriteJSONLine(w io.Writer, doc any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(prepare(doc)); err != nil {
+		return fmt.Errorf("encoding JSON: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteTable writes one row per group: GROUP STATE MEMBERS LAG [TIME-LAG]
+// CONSUME/S PRODUCE/S ETA STATUS TREND.
+func (s LagSample) WriteTable(w io.Writer) error {
+	header := []string{"GROUP", "STATE", "MEMBERS", "LAG"}
+	if s.timeLag {
+		header = append(header, "TIME-LAG")
+	}
+	header = append(header, "CONSUME/S", "PRODUCE/S", "ETA", "STATUS", "TREND")
+	var rows [][]string
+	for _, g := range s.Groups {
+		r := []string{g.Group, StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag)}
+		if s.timeLag {
+			r = append(r, DurationCell(g.MaxTimeLagMs))
+		}
+		eta := "-"
+		if g.EtaSeconds != nil {
+			eta = HumanMillis(int64(*g.EtaSeconds * 1000))
+		}
+		r = append(r, rateCell(g.ConsumeRate), rateCell(g.ProduceRate), eta, g.Status, Sparkline(g.Trend))
+		rows = append(rows, r)
+	}
+	return renderTable(w, header, rows)
+}
+
+func rateCell(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', 1, 64)
+}
+
+// Sparkline draws values as bars ▁▂▃▅▇ scaled between their minimum and
+// maximum; an unknown value is a blank.
+func Sparkline(vs []*int64) string {
+	bars := []rune("▁▂▃▅▇")
+	var lo, hi *int64
+	for _, v := range vs {
+		if v == nil {
+			continue
+		}
+		if lo == nil || *v < *lo {
+			lo = Ptr(*v)
+		}
+		if hi == nil || *v > *hi {
+			hi = Ptr(*v)
+		}
+	}
+	out := make([]rune, 0, len(vs))
+	for _, v := range vs {
+		switch {
+		case v == nil:
+			out = append(out, ' ')
+		case *hi == *lo:
+			out = append(out, bars[0])
+		default:
+			out = append(out, bars[int((*v-*lo)*int64(len(bars)-1)/(*hi-*lo))])
+		}
+	}
+	return string(out)
+}
