@@ -342,10 +342,19 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 		}
 		s.Duration = *w.Duration
 	}
+	// An empty file or rollbackOf is refused like a missing one: the
+	// encoder omits empty values, so a plan holding one would not read
+	// back (found by FuzzDecode: file: "" decoded, its encoding did not).
 	if w.File != nil {
+		if *w.File == "" {
+			return s, &DecodeError{Msg: fmt.Sprintf("strategy %s: file is empty", t)}
+		}
 		s.File = *w.File
 	}
 	if w.RollbackOf != nil {
+		if *w.RollbackOf == "" {
+			return s, &DecodeError{Msg: fmt.Sprintf("strategy %s: rollbackOf is empty", t)}
+		}
 		s.RollbackOf = *w.RollbackOf
 	}
 	return s, nil
