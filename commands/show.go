@@ -1,8 +1,8 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/kcg-dev/kcg/internal/app"
@@ -18,9 +18,13 @@ func readPlan(s Streams, path string) (*resetplan.Plan, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(s.In)
+		data, err = resetplan.ReadLimited(s.In, resetplan.MaxPlanBytes, "plan file")
 	} else {
-		data, err = os.ReadFile(path)
+		data, err = readFileLimited(path, resetplan.MaxPlanBytes, "plan file")
+	}
+	var tl *resetplan.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
 	}
 	if err != nil {
 		return nil, app.BadInput(fmt.Errorf("reading plan: %w", err))
@@ -30,6 +34,18 @@ func readPlan(s Streams, path string) (*resetplan.Plan, error) {
 		return nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
 	}
 	return p, nil
+}
+
+// readFileLimited is os.ReadFile that reads no more than limit+1 bytes
+// (resetplan.ReadLimited): a 100 MB file, or /dev/zero, is refused at the
+// limit instead of being read into memory.
+func readFileLimited(path string, limit int64, what string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return resetplan.ReadLimited(f, limit, what)
 }
 
 type showOptions struct {

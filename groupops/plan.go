@@ -2,6 +2,7 @@ package groupops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -36,7 +37,11 @@ func ResolveStrategy(name, value, singleGroup string) (resetplan.StrategySpec, e
 	if err != nil || spec.Type != resetplan.StrategyFromFile {
 		return spec, err
 	}
-	data, err := os.ReadFile(value)
+	data, err := readFileLimited(value, resetplan.MaxResetFileBytes)
+	var tl *resetplan.TooLargeError
+	if errors.As(err, &tl) {
+		return spec, &FromFileError{Path: value, Err: err}
+	}
 	if err != nil {
 		return spec, &FromFileError{Path: value, Read: true, Err: err}
 	}
@@ -44,6 +49,17 @@ func ResolveStrategy(name, value, singleGroup string) (resetplan.StrategySpec, e
 		return spec, &FromFileError{Path: value, Err: err}
 	}
 	return spec, nil
+}
+
+// readFileLimited reads a file of at most limit bytes; a larger one is
+// refused at the limit (resetplan.ReadLimited), not read into memory.
+func readFileLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return resetplan.ReadLimited(f, limit, "--from-file")
 }
 
 // PlanRequest is a reset to plan, besides the groups.

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -166,7 +165,11 @@ var unsupportedKeys = []struct{ key, needs, why string }{
 func (o ConnOptions) Resolve() (Config, error) {
 	r := &resolver{o: o, p: &javaprops.Properties{}}
 	if o.CommandConfig != "" {
-		data, err := os.ReadFile(o.CommandConfig)
+		data, err := javaprops.ReadFile(o.CommandConfig)
+		var tl *javaprops.TooLargeError
+		if errors.As(err, &tl) {
+			return Config{}, &ConfigError{Kind: ConfigErrorData, File: o.CommandConfig, Msg: tl.Error()}
+		}
 		if err != nil {
 			return Config{}, &ConfigError{Kind: ConfigErrorData, Key: "--command-config", Msg: "cannot read the client properties file", Err: err}
 		}

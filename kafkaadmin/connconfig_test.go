@@ -234,3 +234,17 @@ func metadata(t *testing.T, o ConnOptions) error {
 	}
 	return nil
 }
+
+// TestConnCommandConfigTooLarge: a --command-config with a 100 MB value (a
+// sparse file) is bad data naming the 1 MiB limit, read no further.
+func TestConnCommandConfigTooLarge(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "big.properties", "bootstrap.servers=h:9092\nsasl.jaas.config=")
+	if err := os.Truncate(p, 100<<20); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ConnOptions{CommandConfig: p}.Resolve()
+	ce := wantConfigError(t, err, ConfigErrorData, "")
+	if msg := ce.Error(); !strings.Contains(msg, "1 MiB") || !strings.Contains(msg, p) || strings.Contains(msg, "\n") {
+		t.Fatalf("error %q: want one line naming the file and the 1 MiB limit", msg)
+	}
+}

@@ -106,7 +106,12 @@ const (
 // by its first line; its targets become the file's offsets) or the Java
 // tool's CSV (see ParseCSV). singleGroup is the group id when exactly one
 // --group was given, else "".
+//
+// data larger than MaxResetFileBytes is refused.
 func ParseResetFile(data []byte, singleGroup string) (FileTargets, FileFormat, error) {
+	if len(data) > MaxResetFileBytes {
+		return nil, "", tooLarge(MaxResetFileBytes, "--from-file")
+	}
 	if looksLikePlan(data) {
 		p, err := Decode(data)
 		if err != nil {
@@ -144,7 +149,13 @@ func ParseResetFile(data []byte, singleGroup string) (FileTargets, FileFormat, e
 // values with embedded newlines (which Java's line-by-line reader breaks
 // on although its export writes them). A 3-column file with several groups
 // is an error naming the problem, where Java silently finds no plan.
+//
+// A file larger than MaxResetFileBytes or with more than MaxCSVRows rows
+// is refused.
 func ParseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) {
+	if len(data) > MaxResetFileBytes {
+		return nil, "", tooLarge(MaxResetFileBytes, "--from-file")
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	r := csv.NewReader(bytes.NewReader(data))
 	r.FieldsPerRecord = -1
@@ -170,6 +181,10 @@ func ParseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 		line, _ := r.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
+		}
+		if len(rows) == MaxCSVRows {
+			return nil, "", &DecodeError{Format: "csv", Line: line,
+				Msg: fmt.Sprintf("more than %d rows, kcg's limit for a --from-file", MaxCSVRows)}
 		}
 		rows = append(rows, row{line, rec})
 	}
@@ -261,8 +276,10 @@ func looksLikeCSV(data []byte) bool {
 // firstLine returns the first non-blank line, without BOM and CR.
 func firstLine(data []byte) string {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	for _, l := range strings.Split(string(data), "\n") {
-		if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) != "" {
+	for rest := data; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if l := strings.TrimRight(string(line), "\r"); strings.TrimSpace(l) != "" {
 			return l
 		}
 	}

@@ -113,6 +113,12 @@ func ParseDateTime(s string) (time.Time, error) {
 		// rejects it, and so do we.
 		return fail(fmt.Sprintf("%s is not a calendar date", date))
 	}
+	if u := t.UTC(); u.Year() < 0 || u.Year() > 9999 {
+		// 9999-12-31T23:00:00-05:00 is in the year 10000 in UTC, which
+		// RFC 3339 cannot write: the plan would hold a time no reader
+		// (kcg's own Decode included) accepts. Found by FuzzParseDateTime.
+		return fail("the time is outside the years 0000 to 9999 in UTC")
+	}
 	return t.UTC(), nil
 }
 

@@ -72,11 +72,20 @@ type wirePartition struct {
 // OffsetResetPlan; an apiVersion other than kcg/v1 is refused with
 // ErrUnsupportedVersion (a future kcg/v2 may change what fields mean, so
 // guessing is unsafe). A Java CSV export is recognised and named
-// (ErrLooksLikeCSV). Every error is a *DecodeError (ErrBadInput).
+// (ErrLooksLikeCSV). Every error is a *DecodeError (ErrBadInput), or a
+// *TooLargeError (also ErrBadInput) for data over MaxPlanBytes.
 //
 // The plan comes back sorted (groups, then partitions), which is also the
 // order of its digest: reordering a file does not change what it is.
+//
+// data larger than MaxPlanBytes is refused before it is parsed. yaml.v3
+// refuses nesting deeper than 10,000 levels and aliases that expand far
+// beyond the document ("billion laughs"); encoding/json refuses nesting
+// deeper than 10,000 levels.
 func Decode(data []byte) (*Plan, error) {
+	if len(data) > MaxPlanBytes {
+		return nil, tooLarge(MaxPlanBytes, "plan file")
+	}
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 {
 		return nil, &DecodeError{Msg: "the file is empty"}
@@ -180,8 +189,12 @@ func checkHeader(apiVersion, kind string) *DecodeError {
 // an apiVersion/kind key on the first line that is not a comment.
 func looksLikePlan(data []byte) bool {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	for _, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSpace(l)
+	// Line by line without splitting the whole file: a file of millions
+	// of blank lines must not cost a string per line.
+	for rest := data; len(rest) > 0; {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		l := strings.TrimSpace(string(line))
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
@@ -337,10 +350,19 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 		}
 		s.Duration = *w.Duration
 	}
+	// An empty file or rollbackOf is refused like a missing one: the
+	// encoder omits empty values, so a plan holding one would not read
+	// back (found by FuzzDecode: file: "" decoded, its encoding did not).
 	if w.File != nil {
+		if *w.File == "" {
+			return s, &DecodeError{Msg: fmt.Sprintf("strategy %s: file is empty", t)}
+		}
 		s.File = *w.File
 	}
 	if w.RollbackOf != nil {
+		if *w.RollbackOf == "" {
+			return s, &DecodeError{Msg: fmt.Sprintf("strategy %s: rollbackOf is empty", t)}
+		}
 		s.RollbackOf = *w.RollbackOf
 	}
 	if w.Group != nil {

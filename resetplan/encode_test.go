@@ -254,6 +254,8 @@ func TestDecodeStrict(t *testing.T) {
 		{"unknown strategy", strings.Replace(valid, "type: to-datetime", "type: to-moon", 1), `strategy.type "to-moon" is not a known strategy`, nil},
 		{"strategy extra param", strings.Replace(valid, "type: to-datetime,", "type: to-datetime, offset: 3,", 1), "strategy to-datetime does not take offset", nil},
 		{"strategy missing param", strings.Replace(valid, "{type: to-datetime, datetime: \"2026-11-28T00:00:00Z\"}", "{type: to-offset}", 1), "strategy to-offset needs offset", nil},
+		{"empty from-file file", strings.Replace(valid, "{type: to-datetime, datetime: \"2026-11-28T00:00:00Z\"}", "{type: from-file, file: \"\"}", 1), "strategy from-file: file is empty", nil},
+		{"empty rollbackOf", strings.Replace(valid, "{type: to-datetime, datetime: \"2026-11-28T00:00:00Z\"}", "{type: rollback, rollbackOf: \"\"}", 1), "strategy rollback: rollbackOf is empty", nil},
 	}
 	for _, tc := range cases {
 		_, err := Decode([]byte(tc.data))

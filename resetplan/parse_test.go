@@ -39,6 +39,9 @@ func TestParseDateTime(t *testing.T) {
 		{"2026-11-28T00:00:00.5Z", "2026-11-28T00:00:00.5Z"},
 		{"2026-11-28T00:00:00.123456789Z", "2026-11-28T00:00:00.123456789Z"},
 		{"2024-02-29T00:00:00Z", "2024-02-29T00:00:00Z"},
+		// The edges of what RFC 3339 (a plan file) can hold.
+		{"9999-12-31T23:59:59.999999999Z", "9999-12-31T23:59:59.999999999Z"},
+		{"0000-01-01T00:00:00Z", "0000-01-01T00:00:00Z"},
 	}
 	for _, tc := range valid {
 		got, err := ParseDateTime(tc.in)
@@ -68,6 +71,10 @@ func TestParseDateTime(t *testing.T) {
 		{"2024-01-01T00:00:00+24:00", "zone", ""},
 		{"2024-01-01T00:00:00 UTC", "unexpected", ""},
 		{"now", "no 'T'", ""},
+		// In UTC these are in the years 10000 and -1, which a plan file
+		// (RFC 3339) cannot hold.
+		{"9999-12-31T23:59:59.999999999-23:59", "0000 to 9999", ""},
+		{"0000-01-01T00:00:00+23:59", "0000 to 9999", ""},
 	}
 	for _, tc := range invalid {
 		_, err := ParseDateTime(tc.in)

@@ -3,6 +3,8 @@ package javaprops
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"unicode/utf16"
 )
@@ -42,6 +44,40 @@ type SyntaxError struct {
 
 // Error returns "line N: what is wrong".
 func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// MaxFileBytes is the largest properties file ReadFile reads: 1 MiB, far
+// above any client configuration (a PEM certificate chain inline
+// included), far below what would strain memory (Parse holds about four
+// times the file).
+const MaxFileBytes = 1 << 20
+
+// TooLargeError is a file over MaxFileBytes.
+type TooLargeError struct{ Limit int64 }
+
+// Error names the limit.
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the file is larger than %d MiB, kcg's limit for a client properties file", e.Limit>>20)
+}
+
+// ReadFile reads a properties file of at most MaxFileBytes: it reads no
+// more than MaxFileBytes+1 bytes, so a huge file or an endless stream
+// (/dev/zero) is refused with a *TooLargeError without being read into
+// memory.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, &TooLargeError{Limit: MaxFileBytes}
+	}
+	return data, nil
+}
 
 // Parse reads data exactly as java.util.Properties.load of an
 // InputStream does: bytes are ISO-8859-1; lines end with \n, \r or \r\n;
