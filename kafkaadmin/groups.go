@@ -249,9 +249,24 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 					return err
 				}
 				r := resp.(*kmsg.ConsumerGroupDescribeResponse)
+				// Kafka 3.9 answers a batch that names a group it does
+				// not know as consumer group with every group twice: the
+				// described ones, then GROUP_ID_NOT_FOUND for all of the
+				// batch (seen on 3.9.1; 4.0.2 answers once per group). A
+				// group described in this response is described; its
+				// error entry is the broker's slip, not a second answer.
+				described := map[string]bool{}
+				for i := range r.Groups {
+					if r.Groups[i].ErrorCode == 0 {
+						described[r.Groups[i].Group] = true
+					}
+				}
 				for i := range r.Groups {
 					g := &r.Groups[i]
 					e := kerr("ConsumerGroupDescribe", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
+					if e != nil && described[g.Group] {
+						continue
+					}
 					switch {
 					case e == nil:
 						d, err := c.consumerGroupDescription(ctx, broker, g)
