@@ -589,8 +589,18 @@ func diActiveGroupReset(t *testing.T, e *kafkatest.Env) {
 // 33, 44: a group that does not exist, every describe view; --timeout 1.
 func diDescribeMissing(t *testing.T, e *kafkatest.Env) {
 	g := kafkatest.UniqueName(t, "missing")
+	// What the broker says differs by version, and so does Java's text:
+	// 4.0 and later answer GROUP_ID_NOT_FOUND (the command fails), older
+	// brokers describe the group as Dead (Java's "does not exist").
+	want := "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.GroupIdNotFoundException: Group " + g + " not found.\n"
+	if e.Before(4, 0) {
+		want = "\nError: Consumer group '" + g + "' does not exist.\n"
+	}
 	for _, view := range [][]string{nil, {"--offsets", "--verbose"}, {"--members"}, {"--state", "--verbose"}} {
 		j, k := diBoth(t, e, 0, 1, append([]string{"--describe", "--group", g}, view...)...)
+		if !strings.HasPrefix(j.Stdout, want) {
+			t.Fatalf("%q: Java on Apache Kafka %s printed %q, want %q first", view, e.Version, j.Stdout, want)
+		}
 		diSame(t, fmt.Sprintf("%q stdout", view), j.Stdout, k.Stdout)
 		diSame(t, fmt.Sprintf("%q stderr", view), diNotices(j.Stderr), k.Stderr)
 	}

@@ -150,8 +150,13 @@ func containsFold(list []string, s string) bool {
 
 // GroupDescription is everything kcg knows about one group's membership.
 type GroupDescription struct {
-	Group        string
-	Exists       bool   // false: the broker knows no such group
+	Group  string
+	Exists bool // false: the broker knows no such group
+	// NotFound tells how the broker said a group does not exist: true
+	// when it answered GROUP_ID_NOT_FOUND (Kafka 4.0 and later), false
+	// when it described the group in state Dead (brokers before 4.0).
+	// The Java tool reports the two differently; drop-in mode follows it.
+	NotFound     bool
 	Type         string // TypeClassic or TypeConsumer
 	ProtocolType string // "consumer" for consumer groups; "" for admin-only ("simple") groups
 	State        string // Kafka's name: Stable, Empty, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling
@@ -308,7 +313,7 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 				case e == nil:
 					set(c.classicGroupDescription(broker, g))
 				case errors.Is(e, kafka.GroupIdNotFound):
-					set(&GroupDescription{Group: g.Group, Exists: false, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
+					set(&GroupDescription{Group: g.Group, Exists: false, NotFound: true, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
 				case retriable(e):
 					retryLater(g.Group, e)
 				default:
