@@ -309,9 +309,12 @@ func diAllGroups(t *testing.T, e *kafkatest.Env) {
 func diTimeStrategies(t *testing.T, e *kafkatest.Env) {
 	topic := kafkatest.UniqueName(t, "t")
 	e.CreateTopic(t, topic, 1)
+	// The records are hours old and every time asked for is an hour or
+	// more from them, so however long the steps before take on a loaded
+	// machine (minutes), each reset lands where it should.
 	now := time.Now()
-	e.Produce(t, topic, 0, diRecords(50, now.Add(-40*time.Second))...)
-	e.Produce(t, topic, 0, diRecords(50, now.Add(-10*time.Second))...)
+	e.Produce(t, topic, 0, diRecords(50, now.Add(-4*time.Hour))...)
+	e.Produce(t, topic, 0, diRecords(50, now.Add(-1*time.Hour))...)
 	gj, gk := diPair(t, "g")
 	commit := func() {
 		e.Commit(t, gj, topic, map[int32]int64{0: 100})
@@ -328,11 +331,14 @@ func diTimeStrategies(t *testing.T, e *kafkatest.Env) {
 	diReset(t, e, gj, gk, 0, 0, "--all-topics", "--to-datetime", now.Add(-24*time.Hour).UTC().Format("2006-01-02T15:04:05.000"), "--execute")
 	check(0)
 	commit()
-	diReset(t, e, gj, gk, 0, 0, "--all-topics", "--to-datetime", now.Add(-25*time.Second).Format("2006-01-02T15:04:05.000-07:00"), "--execute")
+	diReset(t, e, gj, gk, 0, 0, "--all-topics", "--to-datetime", now.Add(-150*time.Minute).Format("2006-01-02T15:04:05.000-07:00"), "--execute")
 	check(50)
 	commit()
-	diReset(t, e, gj, gk, 0, 0, "--all-topics", "--by-duration", "PT1M", "--execute")
+	diReset(t, e, gj, gk, 0, 0, "--all-topics", "--by-duration", "PT8H", "--execute")
 	check(0)
+	commit()
+	diReset(t, e, gj, gk, 0, 0, "--all-topics", "--by-duration", "PT2H", "--execute")
+	check(50)
 	e.Commit(t, gj, topic, map[int32]int64{0: 10})
 	e.Commit(t, gk, topic, map[int32]int64{0: 10})
 	j, _ := diReset(t, e, gj, gk, 0, 0, "--all-topics", "--by-duration", "PT0.1S", "--execute")
