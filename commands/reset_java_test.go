@@ -603,7 +603,9 @@ func (f *javaResetFixture) kcgPlan(t *testing.T, groups, scope, strategy []strin
 	args := append([]string{"plan"}, groups...)
 	args = append(args, scope...)
 	args = append(args, strategy...)
-	args = append(args, "--out", out)
+	// The Java tool resets a group that does not exist yet; kcg does so on
+	// purpose only (TestPlanRefusesMissingGroup covers the refusal).
+	args = append(args, "--out", out, "--allow-new-group")
 	r := kcgOn(t, f.e, args...)
 	if r.Code != 0 {
 		t.Fatalf("kcg %q: exit %d\nstdout:\n%s\nstderr:\n%s", args, r.Code, r.Stdout, r.Stderr)
