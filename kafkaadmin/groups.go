@@ -153,8 +153,9 @@ type GroupDescription struct {
 	Group  string
 	Exists bool // false: the broker knows no such group
 	// NotFound tells how the broker said a group does not exist: true
-	// when it answered GROUP_ID_NOT_FOUND (Kafka 4.0 and later), false
-	// when it described the group in state Dead (brokers before 4.0).
+	// when it answered GROUP_ID_NOT_FOUND (DescribeGroups v6, Kafka 4.0
+	// and later), false when it described the group in state Dead (v5 and
+	// older, brokers before 4.0).
 	// The Java tool reports the two differently; drop-in mode follows it.
 	NotFound     bool
 	Type         string // TypeClassic or TypeConsumer
@@ -212,7 +213,9 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 	if err != nil {
 		return nil, err
 	}
-	dgVersion, dgOK, err := c.pickVersion(ctx, 15, 5)
+	// v6 (Kafka 4.0+) answers GROUP_ID_NOT_FOUND for a group it does not
+	// know, as the Java tool sees it; v5 and older brokers say Dead.
+	dgVersion, dgOK, err := c.pickVersion(ctx, 15, 6)
 	if err != nil {
 		return nil, err
 	}
