@@ -353,7 +353,9 @@ func TestDescribeMinusOneCommit(t *testing.T) {
 
 // A KIP-848 group with a classic member (kafka-cgc.md §6 scenario 36):
 // --members --verbose shows the UPGRADED column, as the Java tool does, and
-// JSON says which member is upgraded.
+// JSON says which member is upgraded. Kafka 3.9 answers only
+// ConsumerGroupDescribe v0, which has no member type: there neither tool
+// shows the column and JSON says null (unknown), never a guess.
 func TestDescribeMixedGroupSideBySide(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	e.RequireReal(t, "a classic Java consumer joining a KIP-848 group, compared with the Java tool")
@@ -376,6 +378,25 @@ func TestDescribeMixedGroupSideBySide(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	r := kcgOn(t, e, "describe", group, "--members", "--verbose").MustCode(t, 0)
+	if e.Before(4, 0) {
+		if strings.Contains(r.Stdout, "UPGRADED") || strings.Contains(strings.Join(java, "\n"), "UPGRADED") {
+			t.Fatalf("an UPGRADED column from Apache Kafka %s (no member type before ConsumerGroupDescribe v1):\n%s", e.Version, r.Stdout)
+		}
+		if got := rows(r.Stdout, group); len(got) != 2 {
+			t.Fatalf("member rows %v", got)
+		}
+		r = kcgOn(t, e, "describe", group, "--members", "-o", "json").MustCode(t, 0)
+		d := parseDescribe(t, r.Stdout)
+		if len(d.Groups) != 1 || len(d.Groups[0].Members) != 2 {
+			t.Fatalf("JSON %+v", d)
+		}
+		for _, m := range d.Groups[0].Members {
+			if m.Upgraded != nil {
+				t.Fatalf("member %s: upgraded %v from Apache Kafka %s, want null", m.ClientID, *m.Upgraded, e.Version)
+			}
+		}
+		return
+	}
 	if !strings.Contains(r.Stdout, "UPGRADED") {
 		t.Fatalf("no UPGRADED column:\n%s", r.Stdout)
 	}

@@ -37,6 +37,7 @@ type describeJSON struct {
 			MemberID    string `json:"memberId"`
 			ClientID    string `json:"clientId"`
 			MemberEpoch *int32 `json:"memberEpoch"`
+			Upgraded    *bool  `json:"upgraded"`
 			Assignments []struct {
 				Topic      string  `json:"topic"`
 				Partitions []int32 `json:"partitions"`

@@ -153,17 +153,33 @@ func (d *dropIn) describe() error {
 	if err != nil {
 		return err
 	}
+	// A group that does not exist: Kafka 4.0 and later answer
+	// GROUP_ID_NOT_FOUND, which the Java tool reports as the command's
+	// failure; older brokers describe it as Dead, which Java prints among
+	// the other groups ("Error: Consumer group '…' does not exist.").
+	// kcg exits 1 either way.
+	dead := map[string]bool{}
 	for _, g := range snap.Groups {
 		switch {
 		case g.Err != nil:
 			return &javaFailure{vocab.OneLine(g.Err.Error()), app.ExitError}
-		case !g.Desc.Exists:
+		case !g.Desc.Exists && g.Desc.NotFound:
 			return &javaFailure{fmt.Sprintf("org.apache.kafka.common.errors.GroupIdNotFoundException: Group %s not found.", g.Name()), app.ExitError}
+		case !g.Desc.Exists:
+			dead[g.Name()] = true
 		}
 	}
 	doc := output.NewGroupDescriptionListOf(snap, nil)
+	for i := range doc.Groups {
+		if g := &doc.Groups[i]; dead[g.Group] {
+			g.Error, g.State = nil, output.Ptr(vocab.StateDead)
+		}
+	}
 	if err := javaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose")); err != nil {
 		return &javaFailure{err.Error(), app.ExitError}
+	}
+	if len(dead) > 0 {
+		return app.Silent(app.ExitError)
 	}
 	return nil
 }

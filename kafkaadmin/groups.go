@@ -150,8 +150,14 @@ func containsFold(list []string, s string) bool {
 
 // GroupDescription is everything kcg knows about one group's membership.
 type GroupDescription struct {
-	Group        string
-	Exists       bool   // false: the broker knows no such group
+	Group  string
+	Exists bool // false: the broker knows no such group
+	// NotFound tells how the broker said a group does not exist: true
+	// when it answered GROUP_ID_NOT_FOUND (DescribeGroups v6, Kafka 4.0
+	// and later), false when it described the group in state Dead (v5 and
+	// older, brokers before 4.0).
+	// The Java tool reports the two differently; drop-in mode follows it.
+	NotFound     bool
 	Type         string // TypeClassic or TypeConsumer
 	ProtocolType string // "consumer" for consumer groups; "" for admin-only ("simple") groups
 	State        string // Kafka's name: Stable, Empty, Dead, PreparingRebalance, CompletingRebalance, Assigning, Reconciling
@@ -207,7 +213,9 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 	if err != nil {
 		return nil, err
 	}
-	dgVersion, dgOK, err := c.pickVersion(ctx, 15, 5)
+	// v6 (Kafka 4.0+) answers GROUP_ID_NOT_FOUND for a group it does not
+	// know, as the Java tool sees it; v5 and older brokers say Dead.
+	dgVersion, dgOK, err := c.pickVersion(ctx, 15, 6)
 	if err != nil {
 		return nil, err
 	}
@@ -249,9 +257,24 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 					return err
 				}
 				r := resp.(*kmsg.ConsumerGroupDescribeResponse)
+				// Kafka 3.9 answers a batch that names a group it does
+				// not know as consumer group with every group twice: the
+				// described ones, then GROUP_ID_NOT_FOUND for all of the
+				// batch (seen on 3.9.1; 4.0.2 answers once per group). A
+				// group described in this response is described; its
+				// error entry is the broker's slip, not a second answer.
+				described := map[string]bool{}
+				for i := range r.Groups {
+					if r.Groups[i].ErrorCode == 0 {
+						described[r.Groups[i].Group] = true
+					}
+				}
 				for i := range r.Groups {
 					g := &r.Groups[i]
 					e := kerr("ConsumerGroupDescribe", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
+					if e != nil && described[g.Group] {
+						continue
+					}
 					switch {
 					case e == nil:
 						d, err := c.consumerGroupDescription(ctx, broker, g)
@@ -293,7 +316,7 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 				case e == nil:
 					set(c.classicGroupDescription(broker, g))
 				case errors.Is(e, kafka.GroupIdNotFound):
-					set(&GroupDescription{Group: g.Group, Exists: false, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
+					set(&GroupDescription{Group: g.Group, Exists: false, NotFound: true, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
 				case retriable(e):
 					retryLater(g.Group, e)
 				default:

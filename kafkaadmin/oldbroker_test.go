@@ -8,7 +8,9 @@ import (
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 )
 
@@ -104,5 +106,64 @@ func TestOlderBrokers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Kafka 3.9.1 answers a ConsumerGroupDescribe batch that names a group it
+// does not know as a consumer group with every group twice: the described
+// ones first, then GROUP_ID_NOT_FOUND for the whole batch (seen on a real
+// 3.9.1 broker; 4.0.2 answers once per group). A described group must stay
+// described, not fall back to DescribeGroups (which says Dead for a
+// consumer group on 3.9). kfake answers the way 3.9.1 did; the real 3.9.1
+// broker is covered by TestDescribeEveryKindOfGroup in CI.
+func TestConsumerGroupDescribeDuplicateEntries(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.ClusterID("dup"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.CreateTopic("t", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.ControlKey(int16(kmsg.ConsumerGroupDescribe), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		r := req.(*kmsg.ConsumerGroupDescribeRequest)
+		resp := r.ResponseKind().(*kmsg.ConsumerGroupDescribeResponse)
+		for _, g := range r.Groups {
+			if g == "live" {
+				d := kmsg.NewConsumerGroupDescribeResponseGroup()
+				d.Group, d.State, d.Epoch, d.AssignmentEpoch, d.AssignorName = g, "Stable", 3, 3, "uniform"
+				resp.Groups = append(resp.Groups, d)
+			}
+		}
+		for _, g := range r.Groups {
+			d := kmsg.NewConsumerGroupDescribeResponseGroup()
+			d.Group, d.ErrorCode = g, kerr.GroupIDNotFound.Code
+			resp.Groups = append(resp.Groups, d)
+		}
+		return resp, nil, true
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{c.ListenAddrs()[0]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := cl.CommitOffsets(ctx, "empty", []kafkaadmin.OffsetToCommit{{TopicPartition: kafkaadmin.TopicPartition{Topic: "t", Partition: 0}, Offset: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	descs, err := cl.DescribeGroups(ctx, []string{"empty", "live", "missing"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := descs[0]; d.Err != nil || !d.Exists || d.Type != kafkaadmin.TypeClassic || d.State != "Empty" {
+		t.Fatalf("empty: %+v", d)
+	}
+	if d := descs[1]; d.Err != nil || !d.Exists || d.Type != kafkaadmin.TypeConsumer || d.State != "Stable" || d.Assignor != "uniform" {
+		t.Fatalf("live: %+v", d)
+	}
+	if d := descs[2]; d.Err != nil || d.Exists {
+		t.Fatalf("missing: %+v", d)
 	}
 }

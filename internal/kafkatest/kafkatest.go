@@ -21,6 +21,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -42,8 +43,12 @@ const (
 	// wildcard is fine); needed by JavaTool and, on the real broker, by
 	// ConsumerProtocolMember.
 	EnvClasspath = "KCG_TEST_KAFKA_CLASSPATH"
-	// EnvVersion is the real broker's Apache Kafka version, for messages.
+	// EnvVersion is the real broker's Apache Kafka version: for messages,
+	// and for the tests of what differs by broker version.
 	EnvVersion = "KCG_TEST_KAFKA_VERSION"
+	// EnvToolsVersion is the version of the Java tools on EnvClasspath
+	// (kafka.sh uses 4.4.0's whatever the broker's version).
+	EnvToolsVersion = "KCG_TEST_KAFKA_TOOLS_VERSION"
 	// EnvToolsLog4j is the log4j2 config for the Java tools (optional; the
 	// default is .ci/kafka/tools-log4j2.yaml of this repository).
 	EnvToolsLog4j = "KCG_TEST_KAFKA_TOOLS_LOG4J"
@@ -60,6 +65,10 @@ type Env struct {
 	Bootstrap string
 	// Version is the Apache Kafka version on the real broker ("" on kfake).
 	Version string
+	// ToolsVersion is the version of the Java tools JavaTool runs (from
+	// KCG_TEST_KAFKA_TOOLS_VERSION; Version when that is unset, as the
+	// tools and the broker were then the same jars).
+	ToolsVersion string
 	// Kfake is the in-process cluster on the kfake tier (nil on the real
 	// broker), for fault injection and inspection.
 	Kfake *kfake.Cluster
@@ -79,6 +88,21 @@ func (e *Env) Name() string {
 		return "Apache Kafka " + e.Version + " at " + e.Bootstrap
 	}
 	return "kfake at " + e.Bootstrap
+}
+
+// Before tells whether this is a real broker older than Apache Kafka
+// major.minor, for the tests of what differs by broker version: false on
+// kfake (it speaks the newest protocol versions) and when the version is
+// unknown or not X.Y[.Z].
+func (e *Env) Before(major, minor int) bool {
+	if !e.Real {
+		return false
+	}
+	var ma, mi int
+	if n, _ := fmt.Sscanf(e.Version, "%d.%d", &ma, &mi); n != 2 {
+		return false
+	}
+	return ma < major || (ma == major && mi < minor)
 }
 
 var (
@@ -141,7 +165,11 @@ func realCluster(t testing.TB, addr string) *Env {
 	if version == "" {
 		version = "(version unknown)"
 	}
-	realEnv = &Env{Real: true, Bootstrap: addr, Version: version, Client: c, Transport: tr}
+	tools := os.Getenv(EnvToolsVersion)
+	if tools == "" {
+		tools = version
+	}
+	realEnv = &Env{Real: true, Bootstrap: addr, Version: version, ToolsVersion: tools, Client: c, Transport: tr}
 	return realEnv
 }
 
