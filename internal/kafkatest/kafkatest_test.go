@@ -2,8 +2,8 @@ package kafkatest
 
 import (
 	"context"
-	"os"
 	"encoding/binary"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
