@@ -84,12 +84,39 @@ func (e *Env) StopBroker(t testing.TB, n int) {
 	t.Cleanup(func() { e.StartBroker(t, n) })
 }
 
-// StartBroker starts broker n again (a no-op if it runs) and returns once
-// the controller has unfenced it and every partition of the groups' and
-// tests' topics has a leader again.
+// StartBroker starts broker n again (a no-op if it runs), returns once the
+// controller has unfenced it, then moves the leadership of
+// __consumer_offsets back to the preferred replicas: a returning broker
+// leads nothing until Kafka's leader rebalance (every 5 minutes), and the
+// next test wants coordinators on all three brokers again.
 func (e *Env) StartBroker(t testing.TB, n int) {
 	t.Helper()
 	kafkaSh(t, 3*time.Minute, "start-broker", strconv.Itoa(n))
+	const offsets = "__consumer_offsets"
+	retry(t, "preferred leaders of "+offsets, func(ctx context.Context) error {
+		md, err := e.Client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{offsets}})
+		if err != nil {
+			return err
+		}
+		var off []int
+		for _, tp := range md.Topics {
+			for _, p := range tp.Partitions {
+				if len(p.Replicas) > 0 && p.Leader.ID != p.Replicas[0].ID {
+					off = append(off, p.ID)
+				}
+			}
+		}
+		if len(off) == 0 {
+			return nil
+		}
+		// The returning replica must catch up (join the ISR) before it
+		// can be elected: until then the election fails, and this asks
+		// again.
+		// Its per-partition errors (not in the ISR yet, election not
+		// needed) only say to look again.
+		_, _ = e.Client.ElectLeaders(ctx, &kafka.ElectLeadersRequest{Topic: offsets, Partitions: off, Timeout: 10 * time.Second})
+		return fmt.Errorf("%s partitions %v not on their preferred leader yet: %w", offsets, off, kafka.LeaderNotAvailable)
+	})
 }
 
 // FindCoordinator returns the node id of group's coordinator.
