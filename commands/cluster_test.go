@@ -186,10 +186,19 @@ func TestBrokerDownDescribeAndPlan(t *testing.T) {
 	}
 
 	start = time.Now()
-	java := sortedLines(rows(javaDescribe(t, e, group), group))
+	javaOut := javaDescribe(t, e, group)
+	java := sortedLines(rows(javaOut, group))
 	t.Logf("Java describe with broker 2 down: %v", time.Since(start))
 	if ours := sortedLines(got); !slices.Equal(java, ours) {
 		t.Errorf("rows differ from the Java tool\njava:\n%s\nkcg:\n%s", strings.Join(java, "\n"), strings.Join(ours, "\n"))
+	}
+	// Drop-in mode prints what the Java tool prints (scenarios 2, 24, 46 of
+	// kafka-cgc.md §6: a partition whose leader is down).
+	start = time.Now()
+	di := kcg(t, "--bootstrap-server", e.Bootstrap, "--describe", "--group", group)
+	t.Logf("drop-in --describe with broker 2 down: exit %d in %v", di.Code, time.Since(start))
+	if j, k := sortedLines(rows(javaOut, group)), sortedLines(rows(di.Stdout, group)); !slices.Equal(j, k) {
+		t.Errorf("drop-in rows differ from the Java tool\njava:\n%s\nkcg:\n%s", javaOut, di.Stdout)
 	}
 
 	// After the controller has fenced broker 2 (broker.session.timeout.ms,
