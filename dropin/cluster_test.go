@@ -2,6 +2,8 @@ package dropin_test
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -111,10 +113,26 @@ func TestDropInOnThreeBrokers(t *testing.T) {
 
 	// delete: the three groups in one command, coordinators 1, 2, 3
 	// (kafka-go would send one DeleteGroups to the first one's).
-	dj, dk := both("delete", 0, 0, "--delete")
-	if !strings.Contains(dj, "was successful") {
-		t.Fatalf("java delete:\n%s", dj)
+	// One line lists the groups: Java in its order, kcg sorted (a
+	// deliberate difference), so the renamed names compare as sets.
+	jd := diJava(t, e, append(groupArgs("j"), "--delete")...)
+	kd := diKcg(t, e, append(groupArgs("k"), "--delete")...)
+	if jd.Code != 0 || kd.Code != 0 {
+		t.Fatalf("delete: exit java %d kcg %d\n%s\n%s", jd.Code, kd.Code, jd.Stdout, kd.Stderr)
 	}
+	quoted := regexp.MustCompile(`'[^']+'`)
+	names := func(s string) string {
+		n := quoted.FindAllString(s, -1)
+		sort.Strings(n)
+		return strings.Join(n, ", ")
+	}
+	shape := func(s string) string { return quoted.ReplaceAllString(s, "'G'") }
+	diSame(t, "delete (names replaced)", shape(jd.Stdout), shape(rename(kd.Stdout)))
+	diSame(t, "delete (names sorted)", names(jd.Stdout), names(rename(kd.Stdout)))
+	if !strings.Contains(jd.Stdout, "was successful") {
+		t.Fatalf("java delete:\n%s", jd.Stdout)
+	}
+	dk := kd.Stdout
 	for _, g := range append(groups["j"], groups["k"]...) {
 		if c := e.Committed(t, g); len(c) != 0 {
 			t.Fatalf("group %s still has offsets %v after delete (kcg said:\n%s)", g, c, dk)
