@@ -120,6 +120,11 @@ func commitMetadata(p *resetplan.Plan, digest string) string {
 	return string(b)
 }
 
+// beforeGroupCommit, when set (by tests only: export_test.go), runs after
+// the preflight and the rollback plan, right before each group's writes:
+// the broker-failure tests kill a coordinator there.
+var beforeGroupCommit func(group string)
+
 func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	plan, err := readPlan(s, o.path)
 	if err != nil {
@@ -171,7 +176,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{Metadata: commitMetadata(plan, digest)})
+	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit})
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {
 		return err
 	}
@@ -187,9 +192,20 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		}
 		return fmt.Errorf("group %s: %w; nothing was written", group, failure)
 	}
-	wrote, notWrote := res.Split()
-	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s; undo with kcg apply %s",
-		res.Groups[res.FailedAt].Group, failure, strings.Join(wrote, ", "), strings.Join(notWrote, ", "), rbPath))
+	wrote, notWrote, unknown := res.Split()
+	unknownText := ""
+	if len(unknown) > 0 {
+		unknownText = fmt.Sprintf("; unknown (sent, not read back: check with kcg describe): %s", strings.Join(unknown, ", "))
+	}
+	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s%s; undo with kcg apply %s",
+		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText, rbPath))
+}
+
+func orNone(groups []string) string {
+	if len(groups) == 0 {
+		return "none"
+	}
+	return strings.Join(groups, ", ")
 }
 
 // refused returns err, the refusal of the apply, after printing the

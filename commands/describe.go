@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -137,6 +138,14 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	for _, a := range unmatched {
 		fmt.Fprintf(s.Err, "kcg: --topic %s matched no partition of the described groups\n", a)
 	}
+	// Shown as "-" (null in JSON) above; the exit code says the output is
+	// incomplete, so a script does not take it for a lag of nothing. The
+	// members and state tables show no log offsets: nothing is missing.
+	showsOffsets := o.view == output.ViewOffsets || o.format != output.FormatTable
+	if line, ok := unknownBoundsLine(snap, o.topics); ok && showsOffsets {
+		fmt.Fprintln(s.Err, line)
+		failed++
+	}
 	if failed > 0 || (len(o.topics) > 0 && len(unmatched) == len(o.topics)) {
 		return app.Silent(app.ExitError)
 	}
@@ -159,6 +168,35 @@ func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSp
 		}
 	}
 	return out
+}
+
+// unknownBoundsLine is the one line naming the partitions (of the topics
+// shown) whose log offsets could not be read, typically because their
+// leader broker is down; ok is false when there are none.
+func unknownBoundsLine(snap *groupops.Snapshot, topics []resetplan.TopicSpec) (string, bool) {
+	var missing []string
+	var why error
+	for _, tp := range slices.SortedFunc(maps.Keys(snap.Bounds), vocab.TopicPartition.Compare) {
+		b := snap.Bounds[tp]
+		if b.End != nil && b.Start != nil {
+			continue
+		}
+		if len(topics) > 0 && !slices.ContainsFunc(topics, func(ts resetplan.TopicSpec) bool { return ts.Covers(tp) }) {
+			continue
+		}
+		missing = append(missing, tp.String())
+		if why == nil {
+			why = b.Err
+		}
+	}
+	if len(missing) == 0 {
+		return "", false
+	}
+	reason := "no answer"
+	if why != nil {
+		reason = vocab.OneLine(why.Error())
+	}
+	return fmt.Sprintf("kcg: log offsets unknown for %d partition(s), shown as - (null in JSON): %s (%s)", len(missing), strings.Join(missing, ", "), reason), true
 }
 
 // sortedByName is gs in group-id order, the order of every report.

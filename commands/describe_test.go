@@ -259,6 +259,17 @@ func kcgRowsOf(stdout, group string) [][]string {
 	return out
 }
 
+// linesWith counts the lines of s that contain sub.
+func linesWith(s, sub string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			n++
+		}
+	}
+	return n
+}
+
 func sortedLines(rs [][]string) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
@@ -422,15 +433,18 @@ func TestDescribeLeaderlessPartition(t *testing.T) {
 	h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: topic, Partitions: []int32{1}, Err: kerr.LeaderNotAvailable, Count: -1})
 	defer h.Remove()
 	start := time.Now()
-	r := kcgOn(t, e, "describe", group).MustCode(t, 0)
+	r := kcgOn(t, e, "describe", group).MustCode(t, 1)
 	if d := time.Since(start); d > 15*time.Second {
 		t.Fatalf("describe took %v", d)
+	}
+	if n := linesWith(r.Stderr, topic+"/1"); n != 1 || !strings.Contains(r.Stderr, "kcg: log offsets unknown for 1 partition(s)") {
+		t.Fatalf("stderr: want one line naming %s/1, got %q", topic, r.Stderr)
 	}
 	got := kcgRowsOf(r.Stdout, group)
 	if len(got) != 2 || strings.Join(got[0][3:6], " ") != "1 4 3" || strings.Join(got[1][3:6], " ") != "2 - -" {
 		t.Fatalf("rows %v", got)
 	}
-	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
+	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 1)
 	if o := offsetOf(t, parseDescribe(t, r.Stdout), group, topic, 1); o["logStartOffset"] != nil || o["logEndOffset"] != nil || o["lag"] != nil || o["committedOffset"] != 2.0 {
 		t.Fatalf("leaderless entry %v", o)
 	}

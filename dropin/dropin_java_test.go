@@ -37,8 +37,11 @@ import (
 // with the Java tool.
 //
 // Not hostable on one node: scenarios 2, 24 and 46 (partitions whose
-// leader broker is down need several brokers), 48 (a mock test of the Java
-// tool's internals).
+// leader broker is down need several brokers: on the three-broker cluster
+// commands' TestBrokerDownDescribeAndPlan compares drop-in --describe with
+// the Java tool there, and TestDropInOnThreeBrokers runs this suite's
+// commands across three coordinators and leaders), 48 (a mock test of the
+// Java tool's internals).
 func TestDropInSideBySide(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	e.RequireReal(t, "compares kcg's drop-in mode with the real Java kafka-consumer-groups")

@@ -81,20 +81,25 @@ func (r ApplyResult) WroteAny() bool {
 	return false
 }
 
-// Written lists the groups fully written ("group") or partly ("group
-// (partly)"), and NotWritten the others, for a report of a failed apply.
-func (r ApplyResult) Split() (written, notWritten []string) {
+// Split lists, for the report of a failed apply, the groups written
+// (fully: "group", partly: "group (partly)"), those not written, and those
+// whose offsets could not be read back after their writes were sent
+// (unknown: kcg cannot say whether the broker applied them, so it does not
+// call them written or not written).
+func (r ApplyResult) Split() (written, notWritten, unknown []string) {
 	for _, g := range r.Groups {
 		switch g.Outcome {
 		case Written, Unchanged:
 			written = append(written, g.Group)
-		case Partial, Unknown:
+		case Partial:
 			written = append(written, g.Group+" (partly)")
+		case Unknown:
+			unknown = append(unknown, g.Group)
 		default:
 			notWritten = append(notWritten, g.Group)
 		}
 	}
-	return written, notWritten
+	return written, notWritten, unknown
 }
 
 // ApplyOptions tune Apply.
@@ -104,6 +109,9 @@ type ApplyOptions struct {
 	// SkipEmptyGroups leaves groups without partitions out of the result
 	// (drop-in mode: the Java tool has nothing to say of them).
 	SkipEmptyGroups bool
+	// BeforeGroup, when set, is called with each group's name right
+	// before its writes are sent (progress; tests inject faults there).
+	BeforeGroup func(group string)
 }
 
 // Apply writes the pending writes of a checked plan group by group
@@ -120,6 +128,9 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 		if res.FailedAt >= 0 {
 			res.Groups = append(res.Groups, c.untouched(g, NotWritten, "apply stopped after an earlier group failed"))
 			continue
+		}
+		if o.BeforeGroup != nil {
+			o.BeforeGroup(g.Group)
 		}
 		gr := applyGroup(ctx, cl, c, g, o.Metadata)
 		res.Groups = append(res.Groups, gr)

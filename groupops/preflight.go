@@ -159,7 +159,14 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 		}
 		c.Live[g.Name()] = m
 	}
-	c.Drift = resetplan.FindDrift(plan, c.Live)
+	// A partition already at its target is no drift: there is nothing to
+	// write, and what the plan wants is there. This is what lets an apply
+	// that failed part way be re-run: the groups it wrote read "planned
+	// from 5, now 1" with 1 the target, and must not make the plan stale
+	// for the groups it did not reach.
+	c.Drift = slices.DeleteFunc(resetplan.FindDrift(plan, c.Live), func(d resetplan.Drift) bool {
+		return atTarget(plan, d)
+	})
 	if c.Bounds, err = ListBounds(ctx, cl, tps); err != nil {
 		return nil, err
 	}
@@ -201,4 +208,25 @@ func (c *Check) LiveOffset(group string, tp TopicPartition) *int64 {
 		return &v
 	}
 	return nil
+}
+
+// atTarget reports whether the live offset of d equals its plan target
+// (or both are "no offset", a rollback's deletion already done).
+func atTarget(plan *resetplan.Plan, d resetplan.Drift) bool {
+	for _, g := range plan.Groups {
+		if g.Group != d.Group {
+			continue
+		}
+		for _, pt := range g.Partitions {
+			if pt.Topic != d.Topic || pt.Partition != d.Partition {
+				continue
+			}
+			target, hasTarget := pt.TargetOffset()
+			if !hasTarget {
+				return d.Live == nil
+			}
+			return d.Live != nil && *d.Live == target
+		}
+	}
+	return false
 }

@@ -84,3 +84,18 @@ func withRetry(ctx context.Context, fn func() error) error {
 	})
 	return err
 }
+
+// withRetryCoordinator is withRetry for an idempotent request that kafka-go
+// routes to a group's coordinator itself: a lost connection is retried
+// too, since it is most often the coordinator's broker going down, and
+// Kafka moves the coordinator to another broker once the controller has
+// fenced it (5-9 s on the test cluster). The caller reads back what was
+// written, so a retried request never goes unreported.
+func withRetryCoordinator(ctx context.Context, fn func() error) error {
+	var err error
+	_ = retry(ctx, requestRetries, func(int) bool {
+		err = fn()
+		return err != nil && (retriable(err) || isNetwork(err))
+	})
+	return err
+}

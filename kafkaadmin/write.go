@@ -49,7 +49,10 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets []Offs
 	}
 
 	var result map[TopicPartition]error
-	err := withRetry(ctx, func() error {
+	// Committing the same offsets again is harmless, and apply reads them
+	// back: a connection lost to a coordinator that went down is retried
+	// until it moves, within --timeout.
+	err := withRetryCoordinator(ctx, func() error {
 		// kafka-go's low-level OffsetCommit is routed to the group's
 		// coordinator by the Transport (it implements GroupMessage).
 		m, err := c.transport.RoundTrip(ctx, c.addr, req)

@@ -514,6 +514,9 @@ start_once() {
 	run="$(mktemp -d "${TMPDIR:-/tmp}/kcg-kafka.XXXXXX")"
 	echo "$run" >"$state/rundir"
 	echo "$kafka_version" >"$state/version"
+	# start-broker must find the same jars, whatever KCG_KAFKA_CACHE a
+	# test's environment has (the tests only get KCG_TEST_KAFKA_STATE).
+	echo "$cache" >"$state/cache"
 
 	local all=() n i
 	picked_ports=" "
@@ -639,7 +642,7 @@ cleanup_state() {
 		rm -rf "$run"
 	fi
 	for n in $(nodes); do rm -f "$state/pid.$n" "$state/addr.$n"; done
-	rm -f "$state/pid" "$state/rundir" "$state/env" "$state/nodes" "$state/version"
+	rm -f "$state/pid" "$state/rundir" "$state/env" "$state/nodes" "$state/version" "$state/cache"
 }
 
 # stop_pids SIG PID...: send SIG, wait up to 30 s for all, then SIGKILL.
@@ -720,6 +723,7 @@ cmd_start_broker() {
 	local n="${1:-}" pid dir before rc=0
 	broker_arg "$n"
 	kafka_version="$(cat "$state/version")"
+	[[ -f "$state/cache" ]] && cache="$(cat "$state/cache")"
 	if pid="$(node_pid "$n")"; then
 		say "broker $n is already running (pid $pid)"
 		cat "$state/addr.$n"

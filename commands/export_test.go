@@ -1,0 +1,10 @@
+package commands
+
+// SetBeforeGroupCommit makes apply call f with each group's name between
+// its preflight (and the rollback plan) and that group's writes, until the
+// returned restore is called. Tests only; not safe for parallel applies.
+func SetBeforeGroupCommit(f func(group string)) (restore func()) {
+	old := beforeGroupCommit
+	beforeGroupCommit = f
+	return func() { beforeGroupCommit = old }
+}
