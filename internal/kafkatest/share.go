@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -24,6 +25,7 @@ const ConsoleShareConsumerClass = "org.apache.kafka.tools.consumer.ConsoleShareC
 // never commit offsets.
 func (e *Env) ShareGroupMember(t testing.TB, group, topic string) *Member {
 	t.Helper()
+	e.requireAPI(t, kmsg.ShareGroupHeartbeat, "share groups (KIP-932)")
 	m := &Member{Group: group, ClientID: UniqueName(t, "share")}
 	var exited func() error
 	if e.Real {
@@ -84,6 +86,7 @@ func streamsApp(t testing.TB) string {
 func (e *Env) StreamsGroupMember(t testing.TB, group string) *Member {
 	t.Helper()
 	e.RequireReal(t, "a streams group needs Kafka Streams on the real broker")
+	e.requireAPI(t, kmsg.StreamsGroupHeartbeat, "streams groups (KIP-1071)")
 	input := UniqueName(t, "streams-input")
 	e.CreateTopic(t, input, 1)
 	props := filepath.Join(t.TempDir(), "streams.properties")
@@ -101,4 +104,25 @@ func (e *Env) StreamsGroupMember(t testing.TB, group string) *Member {
 		return typ == "streams", "type " + typ, nil
 	})
 	return m
+}
+
+// requireAPI skips t when the cluster does not offer the request key: a
+// group type the broker does not have cannot be made, and what kcg does
+// with the groups it does have is tested on that broker by the other
+// tests (Kafka 3.9 has neither share nor streams groups; see
+// docs/compatibility.md).
+func (e *Env) requireAPI(t testing.TB, key kmsg.Key, what string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, e.kgoClient(t))
+	if err != nil {
+		t.Fatalf("kafkatest: ApiVersions: %v", err)
+	}
+	for _, k := range res.ApiKeys {
+		if k.ApiKey == int16(key) {
+			return
+		}
+	}
+	t.Skipf("the broker (Kafka %s) has no %s: it does not offer %s", e.Version, what, key.Name())
 }
