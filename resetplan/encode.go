@@ -152,17 +152,68 @@ func optInt(v *int64) any {
 // EncodeYAML renders the plan as YAML: block style at the top and for each
 // group, one flow mapping per partition line, two-space indent. Strings
 // YAML would read as another type (numbers, true, null, ...) are quoted.
+//
+// The document is encoded a group at a time (see encodeYAMLGroups): yaml.v3
+// keeps every event of a document until it ends, 2 GB at 128,000
+// partitions. The bytes are those of encoding the whole tree at once
+// (TestEncodeYAMLGroupByGroup).
 func EncodeYAML(p *Plan) ([]byte, error) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(yamlNode(tree(p))); err != nil {
+	b, err := encodeYAMLGroups(tree(p))
+	if err != nil {
 		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
+	return b, nil
+}
+
+// encodeYAMLGroups writes doc, whose last key is "groups", as yaml.v3
+// writes it whole: the keys before groups as a document of their own,
+// then each group as the text of a document holding only "groups:" with
+// that one group, less its first line. Each group is encoded at the same
+// place of the same structure (an item of a block sequence under a
+// top-level key), so the emitter makes every choice for it as in the
+// whole document; the first item of a sequence is written as any other.
+func encodeYAMLGroups(doc *ordMap) ([]byte, error) {
+	last := len(doc.keys) - 1
+	groups, ok := doc.vals[last].([]any)
+	if !ok || doc.keys[last] != "groups" {
+		return nil, fmt.Errorf("plan tree does not end with groups")
 	}
-	return b.Bytes(), nil
+	var out, buf bytes.Buffer
+	encode := func(n *yaml.Node) ([]byte, error) {
+		buf.Reset()
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(n); err != nil {
+			return nil, err
+		}
+		if err := enc.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	head, err := encode(yamlNode(&ordMap{keys: doc.keys[:last], vals: doc.vals[:last]}))
+	if err != nil {
+		return nil, err
+	}
+	out.Write(head)
+	if len(groups) == 0 {
+		out.WriteString("groups: []\n")
+		return out.Bytes(), nil
+	}
+	const key = "groups:\n"
+	out.WriteString(key)
+	for _, g := range groups {
+		one, err := encode(yamlNode((&ordMap{}).set("groups", []any{g})))
+		if err != nil {
+			return nil, err
+		}
+		item, ok := bytes.CutPrefix(one, []byte(key))
+		if !ok {
+			return nil, fmt.Errorf("unexpected encoding of a group: %.40q", one)
+		}
+		out.Write(item)
+	}
+	return out.Bytes(), nil
 }
 
 func yamlNode(v any) *yaml.Node {
