@@ -364,7 +364,21 @@ func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {
 	}
 }
 
+// jsonString is s as encoding/json writes it without HTML escaping. A
+// string of printable ASCII other than '"' and '\\' (group and topic
+// names nearly always are) is written as it is, quoted, which is what
+// encoding/json writes for it, without an encoder per string; anything
+// else goes through encoding/json (jsonStringSlow).
 func jsonString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return jsonStringSlow(s)
+		}
+	}
+	return `"` + s + `"`
+}
+
+func jsonStringSlow(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -133,3 +133,27 @@ func FuzzEncodeYAMLGroupByGroup(f *testing.F) {
 		checkEncodeYAMLSame(t, p)
 	})
 }
+
+// TestJSONStringFastPath pins that jsonString writes what encoding/json
+// writes for every single byte, every odd string and 20,000 random
+// strings of bytes that stress the fast path's boundary.
+func TestJSONStringFastPath(t *testing.T) {
+	cases := append([]string{}, planStrings...)
+	for c := range 256 {
+		cases = append(cases, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"b")
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	alphabet := []byte("az09-_.:/<>&'\"\\ \t\n\x00\x1f\x7e\x7f\x80\xc3\xa9\xe2\x80\xa8")
+	for range 20000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		if got, want := jsonString(s), jsonStringSlow(s); got != want {
+			t.Fatalf("jsonString(%q) = %s, encoding/json writes %s", s, got, want)
+		}
+	}
+}
