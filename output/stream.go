@@ -118,8 +118,17 @@ func writeGroupsYAML(w io.Writer, l GroupDescriptionList) error {
 	}
 	bw.WriteString(groupsKey)
 	one := make([]GroupDescription, 1)
+	y := groupYAML{scalars: map[string]string{}, topics: map[string]string{}}
+	var direct bytes.Buffer
 	for i := range l.Groups {
 		one[0] = l.Groups[i].normalized()
+		direct.Reset()
+		if y.write(&direct, &one[0]) {
+			if _, err := bw.Write(direct.Bytes()); err != nil {
+				return err
+			}
+			continue
+		}
 		g, err := encode(oneGroup{Groups: one})
 		if err != nil {
 			return err
