@@ -76,7 +76,26 @@ type wirePartition struct {
 //
 // The plan comes back sorted (groups, then partitions), which is also the
 // order of its digest: reordering a file does not change what it is.
-func Decode(data []byte) (*Plan, error) {
+func Decode(data []byte) (*Plan, error) { return decode(data, true) }
+
+// decode is Decode; fast allows fastWire, which reads the canonical YAML
+// layout without yaml.v3 and leaves every other input to the path below
+// (decode(data, false) is that path alone, for the tests).
+func decode(data []byte, fast bool) (*Plan, error) {
+	if fast {
+		if w, ok := fastWire(data); ok {
+			if err := checkHeader(w.APIVersion, w.Kind); err != nil {
+				err.Format = "yaml"
+				return nil, err
+			}
+			p, derr := fromWire(w)
+			if derr != nil {
+				derr.Format = "yaml"
+				return nil, derr
+			}
+			return p, nil
+		}
+	}
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 {
 		return nil, &DecodeError{Msg: "the file is empty"}
