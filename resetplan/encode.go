@@ -202,7 +202,13 @@ func encodeYAMLGroups(doc *ordMap) ([]byte, error) {
 	}
 	const key = "groups:\n"
 	out.WriteString(key)
+	direct := planYAML{cache: map[scalarKey]string{}, encode: encode}
 	for _, g := range groups {
+		mark := out.Len()
+		if gm, ok := g.(*ordMap); ok && direct.group(&out, gm) {
+			continue
+		}
+		out.Truncate(mark)
 		one, err := encode(yamlNode((&ordMap{}).set("groups", []any{g})))
 		if err != nil {
 			return nil, err
@@ -214,6 +220,107 @@ func encodeYAMLGroups(doc *ordMap) ([]byte, error) {
 		out.Write(item)
 	}
 	return out.Bytes(), nil
+}
+
+// planYAML writes a group of the plan tree in YAML itself, as yaml.v3
+// writes it as an item of "groups:", and asks yaml.v3 only how to write
+// each distinct string, once per context (block mapping value, or flow
+// mapping value, where more strings need quotes), as the only value of a
+// one-key mapping of that style. That is exact while the rendering is one
+// line: yaml.v3's width is unlimited and its choice of style depends on
+// the string, its node style and the context alone. A group holding a
+// string yaml.v3 writes over several lines is left to yaml.v3
+// (TestEncodeYAMLGroupByGroup compares the result with the whole-tree
+// encoding).
+type planYAML struct {
+	cache  map[scalarKey]string
+	encode func(*yaml.Node) ([]byte, error)
+}
+
+type scalarKey struct {
+	v    any // string or quoted
+	flow bool
+}
+
+// scalar returns how yaml.v3 writes v in the context, "" when not on one
+// line.
+func (e *planYAML) scalar(v any, flow bool) string {
+	switch v := v.(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case nil:
+		return "null"
+	case string, quoted:
+	default:
+		return ""
+	}
+	k := scalarKey{v, flow}
+	if r, ok := e.cache[k]; ok {
+		return r
+	}
+	r := ""
+	one, err := e.encode(yamlNode(&ordMap{keys: []string{"k"}, vals: []any{v}, flow: flow}))
+	prefix, suffix := "k: ", "\n"
+	if flow {
+		prefix, suffix = "{k: ", "}\n"
+	}
+	if text, ok := bytes.CutPrefix(one, []byte(prefix)); err == nil && ok && bytes.HasSuffix(text, []byte(suffix)) {
+		text = bytes.TrimSuffix(text, []byte(suffix))
+		// yaml.v3 also breaks lines at NEL, LS and PS.
+		if len(text) > 0 && !bytes.ContainsAny(text, "\n\r\u0085\u2028\u2029") {
+			r = string(text)
+		}
+	}
+	e.cache[k] = r
+	return r
+}
+
+// group appends gm (group, type, stateAtPlan, partitions) as an item of
+// "groups:" to out; false when it must be left to yaml.v3.
+func (e *planYAML) group(out *bytes.Buffer, gm *ordMap) bool {
+	for i, k := range gm.keys {
+		indent := "    "
+		if i == 0 {
+			indent = "  - "
+		}
+		out.WriteString(indent + k + ":")
+		parts, isList := gm.vals[i].([]any)
+		if !isList {
+			r := e.scalar(gm.vals[i], false)
+			if r == "" {
+				return false
+			}
+			out.WriteString(" " + r + "\n")
+			continue
+		}
+		if i == 0 {
+			return false
+		}
+		if len(parts) == 0 {
+			out.WriteString(" []\n")
+			continue
+		}
+		out.WriteString("\n")
+		for _, pt := range parts {
+			pm, ok := pt.(*ordMap)
+			if !ok || !pm.flow || len(pm.keys) == 0 {
+				return false
+			}
+			out.WriteString(indent + "  - {")
+			for j, pk := range pm.keys {
+				r := e.scalar(pm.vals[j], true)
+				if r == "" {
+					return false
+				}
+				if j > 0 {
+					out.WriteString(", ")
+				}
+				out.WriteString(pk + ": " + r)
+			}
+			out.WriteString("}\n")
+		}
+	}
+	return len(gm.keys) > 0
 }
 
 func yamlNode(v any) *yaml.Node {
