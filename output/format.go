@@ -59,7 +59,8 @@ func prepare(doc any) any {
 // group id "a<b" stays readable), one trailing newline. It encodes into a
 // buffer first, so an encoding failure writes nothing. A describe document
 // (GroupDescriptionList, DescribeView) is written group by group instead,
-// to the same bytes (see writeGroupsJSON).
+// to the same bytes (see writeGroupsJSON); its encoding cannot fail, so
+// only a failing w can leave it written in part.
 func WriteJSON(w io.Writer, doc any) error {
 	if g, ok := doc.(groupLister); ok {
 		return writeGroupsJSON(w, g.groupList())
