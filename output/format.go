@@ -57,8 +57,14 @@ func prepare(doc any) any {
 
 // WriteJSON writes doc as JSON: two-space indent, no HTML escaping (a
 // group id "a<b" stays readable), one trailing newline. It encodes into a
-// buffer first, so an encoding failure writes nothing.
+// buffer first, so an encoding failure writes nothing. A describe document
+// (GroupDescriptionList, DescribeView) is written group by group instead,
+// to the same bytes (see writeGroupsJSON); its encoding cannot fail, so
+// only a failing w can leave it written in part.
 func WriteJSON(w io.Writer, doc any) error {
+	if g, ok := doc.(groupLister); ok {
+		return writeGroupsJSON(w, g.groupList())
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -71,8 +77,13 @@ func WriteJSON(w io.Writer, doc any) error {
 }
 
 // WriteYAML writes doc as YAML with two-space indent: the same fields, in
-// the same order and with the same nulls as WriteJSON.
+// the same order and with the same nulls as WriteJSON. A describe
+// document is written group by group, to the same bytes (see
+// writeGroupsYAML).
 func WriteYAML(w io.Writer, doc any) error {
+	if g, ok := doc.(groupLister); ok {
+		return writeGroupsYAML(w, g.groupList())
+	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

@@ -82,9 +82,28 @@ type wirePartition struct {
 // refuses nesting deeper than 10,000 levels and aliases that expand far
 // beyond the document ("billion laughs"); encoding/json refuses nesting
 // deeper than 10,000 levels.
-func Decode(data []byte) (*Plan, error) {
+func Decode(data []byte) (*Plan, error) { return decode(data, true) }
+
+// decode is Decode; fast allows fastWire, which reads the canonical YAML
+// layout without yaml.v3 and leaves every other input to the path below
+// (decode(data, false) is that path alone, for the tests).
+func decode(data []byte, fast bool) (*Plan, error) {
 	if len(data) > MaxPlanBytes {
 		return nil, tooLarge(MaxPlanBytes, "plan file")
+	}
+	if fast {
+		if w, ok := fastWire(data); ok {
+			if err := checkHeader(w.APIVersion, w.Kind); err != nil {
+				err.Format = "yaml"
+				return nil, err
+			}
+			p, derr := fromWire(w)
+			if derr != nil {
+				derr.Format = "yaml"
+				return nil, derr
+			}
+			return p, nil
+		}
 	}
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 {

@@ -152,17 +152,175 @@ func optInt(v *int64) any {
 // EncodeYAML renders the plan as YAML: block style at the top and for each
 // group, one flow mapping per partition line, two-space indent. Strings
 // YAML would read as another type (numbers, true, null, ...) are quoted.
+//
+// The document is encoded a group at a time (see encodeYAMLGroups): yaml.v3
+// keeps every event of a document until it ends, 2 GB at 128,000
+// partitions. The bytes are those of encoding the whole tree at once
+// (TestEncodeYAMLGroupByGroup).
 func EncodeYAML(p *Plan) ([]byte, error) {
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(yamlNode(tree(p))); err != nil {
+	b, err := encodeYAMLGroups(tree(p))
+	if err != nil {
 		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
+	return b, nil
+}
+
+// encodeYAMLGroups writes doc, whose last key is "groups", as yaml.v3
+// writes it whole: the keys before groups as a document of their own,
+// then each group as the text of a document holding only "groups:" with
+// that one group, less its first line. Each group is encoded at the same
+// place of the same structure (an item of a block sequence under a
+// top-level key), so the emitter makes every choice for it as in the
+// whole document; the first item of a sequence is written as any other.
+func encodeYAMLGroups(doc *ordMap) ([]byte, error) {
+	last := len(doc.keys) - 1
+	groups, ok := doc.vals[last].([]any)
+	if !ok || doc.keys[last] != "groups" {
+		return nil, fmt.Errorf("plan tree does not end with groups")
 	}
-	return b.Bytes(), nil
+	var out, buf bytes.Buffer
+	encode := func(n *yaml.Node) ([]byte, error) {
+		buf.Reset()
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(n); err != nil {
+			return nil, err
+		}
+		if err := enc.Close(); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	head, err := encode(yamlNode(&ordMap{keys: doc.keys[:last], vals: doc.vals[:last]}))
+	if err != nil {
+		return nil, err
+	}
+	out.Write(head)
+	if len(groups) == 0 {
+		out.WriteString("groups: []\n")
+		return out.Bytes(), nil
+	}
+	const key = "groups:\n"
+	out.WriteString(key)
+	direct := planYAML{cache: map[scalarKey]string{}, encode: encode}
+	for _, g := range groups {
+		mark := out.Len()
+		if gm, ok := g.(*ordMap); ok && direct.group(&out, gm) {
+			continue
+		}
+		out.Truncate(mark)
+		one, err := encode(yamlNode((&ordMap{}).set("groups", []any{g})))
+		if err != nil {
+			return nil, err
+		}
+		item, ok := bytes.CutPrefix(one, []byte(key))
+		if !ok {
+			return nil, fmt.Errorf("unexpected encoding of a group: %.40q", one)
+		}
+		out.Write(item)
+	}
+	return out.Bytes(), nil
+}
+
+// planYAML writes a group of the plan tree in YAML itself, as yaml.v3
+// writes it as an item of "groups:", and asks yaml.v3 only how to write
+// each distinct string, once per context (block mapping value, or flow
+// mapping value, where more strings need quotes), as the only value of a
+// one-key mapping of that style. That is exact while the rendering is one
+// line: yaml.v3's width is unlimited and its choice of style depends on
+// the string, its node style and the context alone. A group holding a
+// string yaml.v3 writes over several lines is left to yaml.v3
+// (TestEncodeYAMLGroupByGroup compares the result with the whole-tree
+// encoding).
+type planYAML struct {
+	cache  map[scalarKey]string
+	encode func(*yaml.Node) ([]byte, error)
+}
+
+type scalarKey struct {
+	v    any // string or quoted
+	flow bool
+}
+
+// scalar returns how yaml.v3 writes v in the context, "" when not on one
+// line.
+func (e *planYAML) scalar(v any, flow bool) string {
+	switch v := v.(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case nil:
+		return "null"
+	case string, quoted:
+	default:
+		return ""
+	}
+	k := scalarKey{v, flow}
+	if r, ok := e.cache[k]; ok {
+		return r
+	}
+	r := ""
+	one, err := e.encode(yamlNode(&ordMap{keys: []string{"k"}, vals: []any{v}, flow: flow}))
+	prefix, suffix := "k: ", "\n"
+	if flow {
+		prefix, suffix = "{k: ", "}\n"
+	}
+	if text, ok := bytes.CutPrefix(one, []byte(prefix)); err == nil && ok && bytes.HasSuffix(text, []byte(suffix)) {
+		text = bytes.TrimSuffix(text, []byte(suffix))
+		// yaml.v3 also breaks lines at NEL, LS and PS.
+		if len(text) > 0 && !bytes.ContainsAny(text, "\n\r\u0085\u2028\u2029") {
+			r = string(text)
+		}
+	}
+	e.cache[k] = r
+	return r
+}
+
+// group appends gm (group, type, stateAtPlan, partitions) as an item of
+// "groups:" to out; false when it must be left to yaml.v3.
+func (e *planYAML) group(out *bytes.Buffer, gm *ordMap) bool {
+	for i, k := range gm.keys {
+		indent := "    "
+		if i == 0 {
+			indent = "  - "
+		}
+		out.WriteString(indent + k + ":")
+		parts, isList := gm.vals[i].([]any)
+		if !isList {
+			r := e.scalar(gm.vals[i], false)
+			if r == "" {
+				return false
+			}
+			out.WriteString(" " + r + "\n")
+			continue
+		}
+		if i == 0 {
+			return false
+		}
+		if len(parts) == 0 {
+			out.WriteString(" []\n")
+			continue
+		}
+		out.WriteString("\n")
+		for _, pt := range parts {
+			pm, ok := pt.(*ordMap)
+			if !ok || !pm.flow || len(pm.keys) == 0 {
+				return false
+			}
+			out.WriteString(indent + "  - {")
+			for j, pk := range pm.keys {
+				r := e.scalar(pm.vals[j], true)
+				if r == "" {
+					return false
+				}
+				if j > 0 {
+					out.WriteString(", ")
+				}
+				out.WriteString(pk + ": " + r)
+			}
+			out.WriteString("}\n")
+		}
+	}
+	return len(gm.keys) > 0
 }
 
 func yamlNode(v any) *yaml.Node {
@@ -313,7 +471,21 @@ func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {
 	}
 }
 
+// jsonString is s as encoding/json writes it without HTML escaping. A
+// string of printable ASCII other than '"' and '\\' (group and topic
+// names nearly always are) is written as it is, quoted, which is what
+// encoding/json writes for it, without an encoder per string; anything
+// else goes through encoding/json (jsonStringSlow).
 func jsonString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return jsonStringSlow(s)
+		}
+	}
+	return `"` + s + `"`
+}
+
+func jsonStringSlow(s string) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -1,0 +1,153 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The describe document of a big cluster (2,000 groups × 64 partitions is
+// 128,000 offsets) is written group by group: the document's head, then
+// each group encoded alone and indented into its place, then the tail.
+// Encoding the whole document at once kept every yaml.v3 event of it in
+// memory (3 GB at that size) and, for JSON, three copies of the output.
+// The bytes are those of encoding the whole document (TestStreamIdentical
+// compares the two on generated documents).
+
+// groupLister is implemented by the documents written group by group.
+type groupLister interface{ groupList() GroupDescriptionList }
+
+func (l GroupDescriptionList) groupList() GroupDescriptionList { return l }
+func (v DescribeView) groupList() GroupDescriptionList         { return v.Doc }
+
+// streamBufferSize is how much output is gathered before it is written.
+const streamBufferSize = 64 << 10
+
+// docHead is the part of a GroupDescriptionList before its groups.
+type docHead struct {
+	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string `json:"kind" yaml:"kind"`
+}
+
+// writeGroupsJSON writes l as WriteJSON writes the whole document. Each
+// group is encoded in full before any of it is written, so a group is
+// never written in part; encoding a GroupDescription cannot fail (no maps,
+// floats or marshalers), so only w can fail part way.
+func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
+	bw := bufio.NewWriterSize(w, streamBufferSize)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	// JSON strings hold no raw line break, so the indentation of a group
+	// at depth two is its encoding with a prefix of two levels.
+	enc.SetIndent("    ", "  ")
+	encode := func(v any) ([]byte, error) {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return nil, fmt.Errorf("encoding JSON: %w", err)
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	}
+	bw.WriteString("{\n  \"apiVersion\": ")
+	s, err := encode(l.APIVersion)
+	if err != nil {
+		return err
+	}
+	bw.Write(s)
+	bw.WriteString(",\n  \"kind\": ")
+	if s, err = encode(l.Kind); err != nil {
+		return err
+	}
+	bw.Write(s)
+	if len(l.Groups) == 0 {
+		bw.WriteString(",\n  \"groups\": []\n}\n")
+		return bw.Flush()
+	}
+	bw.WriteString(",\n  \"groups\": [\n")
+	for i := range l.Groups {
+		if s, err = encode(l.Groups[i].normalized()); err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",\n")
+		}
+		bw.WriteString("    ")
+		if _, err := bw.Write(s); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+// writeGroupsYAML writes l as WriteYAML writes the whole document: the
+// head, "groups:", and then each group as the text yaml.v3 writes for a
+// document whose only content is "groups:" holding that one group, less
+// its first line. The group is encoded at the same place of the same
+// structure (a sequence item under a top-level key), so every choice the
+// emitter makes for it - indentation, scalar styles, line breaks inside
+// quoted scalars - is the one it makes in the whole document. The first
+// item of a sequence is written as every other item ("  - ").
+func writeGroupsYAML(w io.Writer, l GroupDescriptionList) error {
+	bw := bufio.NewWriterSize(w, streamBufferSize)
+	var buf bytes.Buffer
+	encode := func(v any) ([]byte, error) {
+		buf.Reset()
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(v); err != nil {
+			return nil, fmt.Errorf("encoding YAML: %w", err)
+		}
+		if err := enc.Close(); err != nil {
+			return nil, fmt.Errorf("encoding YAML: %w", err)
+		}
+		return buf.Bytes(), nil
+	}
+	head, err := encode(docHead{APIVersion: l.APIVersion, Kind: l.Kind})
+	if err != nil {
+		return err
+	}
+	bw.Write(head)
+	if len(l.Groups) == 0 {
+		bw.WriteString("groups: []\n")
+		return bw.Flush()
+	}
+	bw.WriteString(groupsKey)
+	one := make([]GroupDescription, 1)
+	y := groupYAML{scalars: map[string]string{}, topics: map[string]string{}}
+	var direct bytes.Buffer
+	for i := range l.Groups {
+		one[0] = l.Groups[i].normalized()
+		direct.Reset()
+		if y.write(&direct, &one[0]) {
+			if _, err := bw.Write(direct.Bytes()); err != nil {
+				return err
+			}
+			continue
+		}
+		g, err := encode(oneGroup{Groups: one})
+		if err != nil {
+			return err
+		}
+		item, ok := bytes.CutPrefix(g, []byte(groupsKey))
+		if !ok {
+			return fmt.Errorf("encoding YAML: group %q: unexpected encoding %.40q", l.Groups[i].Group, g)
+		}
+		if _, err := bw.Write(item); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// oneGroup is the document a group is encoded in: under the same key as
+// in GroupDescriptionList, whose head is encoded apart.
+type oneGroup struct {
+	Groups []GroupDescription `yaml:"groups"`
+}
+
+const groupsKey = "groups:\n"
