@@ -10,22 +10,35 @@ import (
 
 // MissingGroups returns the groups of ids the cluster does not list (of
 // any type: a group with only committed offsets is listed too), in the
-// order given, and every group id the cluster lists, sorted.
+// order given, and, when some are missing, every group id the cluster
+// lists, sorted, to suggest from. Whether a group exists is asked of its
+// coordinator only, so a broker that is down and coordinates none of ids
+// does not fail the check; it only makes the suggestions fewer.
 func MissingGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) (missing, existing []string, err error) {
-	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
 	if err != nil {
 		return nil, nil, err
+	}
+	listed := make(map[string]bool, len(gs))
+	for _, g := range gs {
+		listed[g.Group] = true
+	}
+	for _, id := range ids {
+		if !listed[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, nil, nil
+	}
+	if all, lerr := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{}); lerr == nil {
+		gs = all
 	}
 	for _, g := range gs {
 		existing = append(existing, g.Group)
 	}
 	slices.Sort(existing)
-	for _, id := range ids {
-		if _, found := slices.BinarySearch(existing, id); !found {
-			missing = append(missing, id)
-		}
-	}
-	return missing, existing, nil
+	return missing, slices.Compact(existing), nil
 }
 
 // ClosestNames returns up to n of candidates closest to name by edit

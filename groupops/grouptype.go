@@ -49,8 +49,10 @@ func isOtherType(t string) bool {
 
 // RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
 // the order given) the broker lists as a share, streams or other
-// non-consumer group, or nil. It asks ListGroups (v5 reports the type)
-// once; ids the cluster does not list pass. describe, plan, apply and the
+// non-consumer group, or nil. It asks ListGroups (v5 reports the type) of
+// the ids' coordinators only, so a broker that is down and coordinates
+// none of them does not fail the command; ids the cluster does not list
+// pass. describe, plan, apply and the
 // deletes call it before they read or write a group, and apply calls it
 // again at apply time: a group id can be deleted and reused as another
 // type between plan and apply.
@@ -58,7 +60,7 @@ func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) 
 	if len(ids) == 0 {
 		return nil
 	}
-	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
 	if err != nil {
 		return err
 	}

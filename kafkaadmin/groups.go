@@ -55,6 +55,37 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int32, len(info.Brokers))
+	for i, b := range info.Brokers {
+		ids[i] = b.ID
+	}
+	return c.listGroups(ctx, ids, opts)
+}
+
+// ListCoordinatedGroups lists what the coordinators of groups list (opts
+// as for ListGroups): every group a broker coordinates is in its listing,
+// so this learns the type of each of groups without asking the brokers
+// that coordinate none of them, and a broker that is down does not fail
+// it unless it coordinates one of groups. A group whose coordinator cannot
+// be found is left out: every read or write of it fails on its own.
+func (c *Client) ListCoordinatedGroups(ctx context.Context, groups []string, opts ListGroupsOptions) ([]GroupListing, error) {
+	coords, _, err := c.coordinators(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int32
+	for _, id := range coords {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return c.listGroups(ctx, slices.Compact(ids), opts)
+}
+
+// listGroups is ListGroups on the brokers ids.
+func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOptions) ([]GroupListing, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
 	v, ok, err := c.pickVersion(ctx, 16, 5)
 	if err != nil {
 		return nil, err
@@ -66,7 +97,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 	var all []GroupListing
 	var firstErr error
 	var wg sync.WaitGroup
-	for _, b := range info.Brokers {
+	for _, id := range ids {
 		wg.Go(func() {
 			req := kmsg.NewPtrListGroupsRequest()
 			req.Version = v
@@ -78,12 +109,12 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 			}
 			var r *kmsg.ListGroupsResponse
 			err := withRetry(ctx, func() error {
-				resp, err := c.roundTrip(ctx, b.ID, req)
+				resp, err := c.roundTrip(ctx, id, req)
 				if err != nil {
 					return err
 				}
 				r = resp.(*kmsg.ListGroupsResponse)
-				return kerr("ListGroups", fmt.Sprintf("on broker %d", b.ID), r.ErrorCode, nil)
+				return kerr("ListGroups", fmt.Sprintf("on broker %d", id), r.ErrorCode, nil)
 			})
 			mu.Lock()
 			defer mu.Unlock()
@@ -94,7 +125,7 @@ func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]Grou
 				return
 			}
 			for _, g := range r.Groups {
-				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: b.ID})
+				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: id})
 			}
 		})
 	}
