@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"slices"
 	"strings"
@@ -58,8 +59,11 @@ func retriable(err error) bool {
 		return kerr.Temporary()
 	}
 	var nerr net.Error
+	// EOF: a pooled connection to a broker that a failure test killed and
+	// restarted is cut on its first use.
 	return errors.As(err, &nerr) || errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, context.DeadlineExceeded)
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // retry runs fn until it returns nil or a non-retriable error, or the
