@@ -13,7 +13,9 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 )
 
-// Set by the release build (goreleaser ldflags).
+// Set by a release build that links -X main.version=... (goreleaser);
+// internal/app's own variables can be set with -X directly instead (see
+// internal/app/version.go). Empty values leave app's as they are.
 var (
 	version = ""
 	commit  = ""
@@ -21,7 +23,11 @@ var (
 )
 
 func main() {
-	app.BuildVersion, app.BuildCommit, app.BuildDate = version, commit, date
+	for _, v := range []struct{ from, to *string }{{&version, &app.BuildVersion}, {&commit, &app.Commit}, {&date, &app.Date}} {
+		if *v.from != "" {
+			*v.to = *v.from
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := commands.Run(ctx, os.Args, commands.StdStreams())
 	stop()

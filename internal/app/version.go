@@ -2,12 +2,26 @@ package app
 
 import "runtime/debug"
 
-// Build information, set by main from its ldflags (goreleaser).
+// Build information, set at link time by the release build:
+//
+//	-ldflags "-X github.com/kcg-dev/kcg/internal/app.BuildVersion=1.2.3
+//	          -X github.com/kcg-dev/kcg/internal/app.Commit=<sha>
+//	          -X github.com/kcg-dev/kcg/internal/app.Date=<RFC 3339>"
+//
+// (main also copies its own -X main.version/commit/date here, for the
+// release configuration that sets those.) Empty means "not set": Version,
+// BuildCommit and BuildDate then fall back to what the Go toolchain
+// recorded (debug.ReadBuildInfo), and to "dev" or "unknown".
 var (
 	BuildVersion = ""
-	BuildCommit  = ""
-	BuildDate    = ""
+	Commit       = ""
+	Date         = ""
 )
+
+// Unknown is what BuildCommit and BuildDate return when neither the
+// linker nor the toolchain recorded a value (go test, go build
+// -buildvcs=false, a build outside a git checkout).
+const Unknown = "unknown"
 
 // Version is kcg's version: the release version set at link time, else the
 // module version from the build info (go install), else "dev".
@@ -19,6 +33,37 @@ func Version() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// BuildCommit is the source commit: Commit when set at link time, else the
+// vcs.revision the toolchain stamped (go build in a git checkout), else
+// Unknown.
+func BuildCommit() string { return linkedOr(Commit, "vcs.revision") }
+
+// BuildDate is when the commit was made, RFC 3339: Date when set at link
+// time (goreleaser's build date), else the toolchain's vcs.time, else
+// Unknown.
+func BuildDate() string { return linkedOr(Date, "vcs.time") }
+
+func linkedOr(linked, setting string) string {
+	if linked != "" {
+		return linked
+	}
+	bi, _ := debug.ReadBuildInfo()
+	return buildSetting(bi, setting)
+}
+
+// buildSetting is the value of key in bi's settings, Unknown when bi is
+// nil or has none.
+func buildSetting(bi *debug.BuildInfo, key string) string {
+	if bi != nil {
+		for _, s := range bi.Settings {
+			if s.Key == key && s.Value != "" {
+				return s.Value
+			}
+		}
+	}
+	return Unknown
 }
 
 // CreatedBy is what kcg records as the author of plans and commits.
