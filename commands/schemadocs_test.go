@@ -11,6 +11,9 @@ import (
 	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/internal/schematest"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Every document kcg prints matches its schema in docs/schema: each
@@ -172,6 +175,51 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 	for _, k := range schema.Kinds() {
 		if seen[k] == 0 {
 			t.Errorf("no %s document was checked", k)
+		}
+	}
+}
+
+// The documents of failures a shared real broker cannot be made to produce
+// on demand match their schemas too: a partial and a failed apply (exit 4
+// and 1), and a describe in which one group's offsets cannot be read. On
+// kfake on both tiers (kafkatest.Fake), with its fault injection.
+func TestFailureDocumentsMatchSchemas(t *testing.T) {
+	e := kafkatest.Fake(t)
+	topic := kafkatest.UniqueName(t, "t")
+	g1, g2 := kafkatest.UniqueName(t, "a"), kafkatest.UniqueName(t, "b")
+	e.CreateTopic(t, topic, 2)
+	e.Produce(t, topic, 0, records(10)...)
+	e.Produce(t, topic, 1, records(10)...)
+	e.Commit(t, g1, topic, map[int32]int64{0: 5, 1: 5})
+	e.Commit(t, g2, topic, map[int32]int64{0: 6})
+	plan := t.TempDir() + "/p.yaml"
+	kcgOn(t, e, "plan", g1, g2, "--topic", topic, "--to-earliest", "--out", plan).MustCode(t, 0)
+
+	for _, tc := range []struct {
+		group  string
+		code   int
+		result string
+	}{{g2, 4, "partial"}, {g1, 1, "failed"}} {
+		h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Group: tc.group, Err: kerr.UnknownServerError, Count: -1})
+		r := kcgOn(t, e, "apply", plan, "--rollback-out", plan+"."+tc.result+".yaml", "-o", "json").MustCode(t, tc.code)
+		h.Remove()
+		schematest.MustMatch(t, "ApplyReport", r.Stdout, false)
+		if !strings.Contains(r.Stdout, `"result": "`+tc.result+`"`) || !strings.Contains(r.Stdout, `"result": "not-written"`) {
+			t.Fatalf("%s apply:\n%s", tc.result, r.Stdout)
+		}
+		if tc.result == "partial" {
+			// Put g1 back, so the plan is not stale for the next case.
+			e.Commit(t, g1, topic, map[int32]int64{0: 5, 1: 5})
+		}
+	}
+
+	h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetFetch}, Group: g2, Err: kerr.GroupAuthorizationFailed, Count: -1})
+	defer h.Remove()
+	for _, o := range []string{"json", "yaml"} {
+		r := kcgOn(t, e, "describe", g1, g2, "-o", o).MustCode(t, 1)
+		schematest.MustMatch(t, "GroupDescriptionList", r.Stdout, o == "yaml")
+		if !strings.Contains(r.Stdout, "not authorized") {
+			t.Fatalf("no error entry:\n%s", r.Stdout)
 		}
 	}
 }
