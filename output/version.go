@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"strings"
 )
 
 // KindVersion is the kind of `kcg version -o json|yaml`.
@@ -36,14 +37,24 @@ func NewVersionInfo(version, commit, date, goVersion, platform string) VersionIn
 }
 
 // Line is the one line of `kcg version`, `kcg --version` and `kcg -v`:
-// "kcg VERSION", with "(commit C, built D)" when the commit is known.
+// "kcg VERSION (commit C, built D)", with each part in parentheses only
+// when it is known, and no parentheses when neither is.
 func (v VersionInfo) Line() string {
+	var build []string
+	if known(v.Commit) {
+		build = append(build, "commit "+v.Commit)
+	}
+	if known(v.Date) {
+		build = append(build, "built "+v.Date)
+	}
 	line := "kcg " + v.Version
-	if v.Commit != "" && v.Commit != unknownBuild {
-		line += fmt.Sprintf(" (commit %s, built %s)", v.Commit, v.Date)
+	if len(build) > 0 {
+		line += " (" + strings.Join(build, ", ") + ")"
 	}
 	return line
 }
+
+func known(s string) bool { return s != "" && s != unknownBuild }
 
 // WriteTable writes Line.
 func (v VersionInfo) WriteTable(w io.Writer) error {

@@ -2,26 +2,16 @@ package app
 
 import "runtime/debug"
 
-// Build information, set at link time by the release build:
-//
-//	-ldflags "-X github.com/kcg-dev/kcg/internal/app.BuildVersion=1.2.3
-//	          -X github.com/kcg-dev/kcg/internal/app.Commit=<sha>
-//	          -X github.com/kcg-dev/kcg/internal/app.Date=<RFC 3339>"
-//
-// (main also copies its own -X main.version/commit/date here, for the
-// release configuration that sets those.) Empty means "not set": Version,
-// BuildCommit and BuildDate then fall back to what the Go toolchain
-// recorded (debug.ReadBuildInfo), and to "dev" or "unknown".
+// Build information, set at link time by the release build (goreleaser.yaml:
+// -X github.com/kcg-dev/kcg/internal/app.BuildVersion=… and likewise Commit
+// and Date). "" means unknown.
 var (
 	BuildVersion = ""
-	Commit       = ""
-	Date         = ""
+	// Commit is the full commit hash the release was built from.
+	Commit = ""
+	// Date is when the release was built (RFC 3339, UTC).
+	Date = ""
 )
-
-// Unknown is what BuildCommit and BuildDate return when neither the
-// linker nor the toolchain recorded a value (go test, go build
-// -buildvcs=false, a build outside a git checkout).
-const Unknown = "unknown"
 
 // Version is kcg's version: the release version set at link time, else the
 // module version from the build info (go install), else "dev".
@@ -35,9 +25,17 @@ func Version() string {
 	return "dev"
 }
 
-// BuildCommit is the source commit: Commit when set at link time, else the
-// vcs.revision the toolchain stamped (go build in a git checkout), else
-// Unknown.
+// CreatedBy is what kcg records as the author of plans and commits.
+func CreatedBy() string { return "kcg " + Version() }
+
+// Unknown is what BuildCommit and BuildDate return when neither the
+// linker nor the toolchain recorded a value (go test, go build
+// -buildvcs=false, a build outside a git checkout).
+const Unknown = "unknown"
+
+// BuildCommit is the source commit for kcg version: Commit when set at
+// link time, else the vcs.revision the Go toolchain stamped (go build in a
+// git checkout), else Unknown.
 func BuildCommit() string { return linkedOr(Commit, "vcs.revision") }
 
 // BuildDate is when the commit was made, RFC 3339: Date when set at link
@@ -65,6 +63,3 @@ func buildSetting(bi *debug.BuildInfo, key string) string {
 	}
 	return Unknown
 }
-
-// CreatedBy is what kcg records as the author of plans and commits.
-func CreatedBy() string { return "kcg " + Version() }
