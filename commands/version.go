@@ -2,33 +2,38 @@ package commands
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/output"
 	"github.com/urfave/cli/v2"
 )
 
 func versionCommand(s Streams) *cli.Command {
 	return &cli.Command{
 		Name:  "version",
-		Usage: "print kcg's version",
+		Usage: "print kcg's version (-o json|yaml: with commit, date, Go version and platform)",
+		Flags: []cli.Flag{outputFlag("table", "json", "yaml")},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			fmt.Fprintln(s.Out, versionLine())
-			return nil
+			f, err := formatFrom(c)
+			if err != nil {
+				return err
+			}
+			return output.Write(s.Out, f, versionInfo())
 		},
 	}
 }
 
-// versionLine is what kcg version, kcg --version and kcg -v print.
-func versionLine() string {
-	line := "kcg " + app.Version()
-	if app.BuildCommit != "" {
-		line += fmt.Sprintf(" (commit %s, built %s)", app.BuildCommit, app.BuildDate)
-	}
-	return line
+// versionInfo is the version document of this binary.
+func versionInfo() output.VersionInfo {
+	return output.NewVersionInfo(app.Version(), app.BuildCommit(), app.BuildDate(), runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
 }
+
+// versionLine is what kcg version, kcg --version and kcg -v print.
+func versionLine() string { return versionInfo().Line() }
 
 func completionCommand(s Streams) *cli.Command {
 	return &cli.Command{
