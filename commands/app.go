@@ -213,6 +213,12 @@ func flagsOf(cmd *cli.Command, words []string) bool {
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
 		f := lookupFlag(cmd, "-"+name)
+		if f == nil && !strings.HasPrefix(w, "--") && len(name) > 1 {
+			// "-ojson": a short flag with its value attached.
+			if f = lookupFlag(cmd, w[:2]); f != nil && takesValue(f) {
+				continue
+			}
+		}
 		if f == nil {
 			return false
 		}
@@ -277,8 +283,14 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			break
 		}
 		if len(a) > 1 && strings.HasPrefix(a, "-") && !isNumber(a) {
-			flags = append(flags, a)
 			name := strings.TrimLeft(a, "-")
+			// "-ojson": a short flag with its value attached, as getopt
+			// allows (Go's flag package would read a flag "ojson").
+			if short := name[:1]; !strings.HasPrefix(a, "--") && len(name) > 1 && name[1] != '=' && !known[name] && takesValue[short] {
+				flags = append(flags, "-"+short, name[1:])
+				continue
+			}
+			flags = append(flags, a)
 			if strings.Contains(name, "=") {
 				continue
 			}

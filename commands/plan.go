@@ -94,7 +94,7 @@ func planCommand(s Streams) *cli.Command {
 		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
 		&cli.StringFlag{Name: "ticket", Usage: "change ticket id, recorded in the plan and in the committed offsets' metadata"},
 		&cli.StringFlag{Name: "note", Usage: "free-text note, recorded like --ticket"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"},
+		&formatFlag{StringFlag: &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"}, formats: []string{"table", "json", "yaml"}},
 		sandboxFlag(),
 	)
 	return &cli.Command{
