@@ -36,7 +36,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	// Completion first: a completion request never runs a command (native
 	// or drop-in) and never connects to Kafka.
 	if completionRequested(args) {
-		complete(s, args)
+		complete(ctx, s, args)
 		return app.ExitOK
 	}
 	cliApp := newApp(s)
