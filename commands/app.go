@@ -91,6 +91,7 @@ func newApp(s Streams) *cli.App {
 	walk(app.Commands, func(c *cli.Command) {
 		c.OnUsageError = onUsageError
 	})
+	addExamples(app)
 	cli.VersionPrinter = func(c *cli.Context) {
 		fmt.Fprintln(c.App.Writer, versionLine())
 	}
@@ -341,5 +342,5 @@ func Markdown() (string, error) {
 		return "", err
 	}
 	header := "<!-- Generated from the CLI by `go test ./commands -run TestCommandReference -update`; do not edit. -->\n\n"
-	return header + md + dropin.Markdown, nil
+	return header + markdownExamples(md, app.Commands) + dropin.Markdown, nil
 }

@@ -107,10 +107,7 @@ func planCommand(s Streams) *cli.Command {
 			"Strategies: --to-earliest, --to-latest, --to-current, --to-offset N,\n" +
 			"--shift-by N, --to-datetime TS, --by-duration D, --from-file FILE (the Java\n" +
 			"tool's), and --to-group SOURCE: the committed offsets of group SOURCE on the\n" +
-			"scoped partitions (partitions SOURCE never committed are left out).\n\n" +
-			"Examples:\n" +
-			"   kcg plan billing --topic payments --to-datetime 2026-11-28T00:00:00Z --out chg-1234.yaml\n" +
-			"   kcg plan billing-v2 --topic payments --to-group billing --allow-new-group --out migrate.yaml",
+			"scoped partitions (partitions SOURCE never committed are left out).",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
