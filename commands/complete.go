@@ -125,16 +125,28 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 	// The command is the first word that is not a flag.
 	var cmd *cli.Command
 	rest := words
-	for i, w := range words {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
 		if !strings.HasPrefix(w, "-") {
-			cmd = a.Command(w)
+			if cmd = a.Command(w); cmd == nil {
+				return completion{} // an unknown command
+			}
 			rest = words[i+1:]
 			break
 		}
+		// "kcg -b H <TAB>": H is the flag's value, not a command.
+		if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
+			i++
+		}
 	}
 	if cmd == nil {
-		if len(words) > 0 && !strings.HasPrefix(words[len(words)-1], "-") {
-			return completion{} // an unknown command
+		if len(words) > 0 && javaCommandLine(append([]string{"kcg"}, words...)) {
+			return completion{} // the Java tool's command line
+		}
+		if len(words) > 0 {
+			if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, words[len(words)-1]); f != nil && takesValue(f) {
+				return completion{} // the value of a leading flag
+			}
 		}
 		if strings.HasPrefix(cur, "-") {
 			// Connection flags may come before the command.
@@ -155,6 +167,19 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 		}
 	}
 	if !afterDashes && strings.HasPrefix(cur, "-") {
+		// "-ojs": a short flag with its value attached.
+		if !strings.HasPrefix(cur, "--") && len(cur) > 2 {
+			if f := lookupFlag(cmd, cur[:2]); f != nil && takesValue(f) {
+				vc := flagValueCompletion(c, cmd, f, cur[2:])
+				if vc.listPrefix != "" || len(vc.words) > 0 {
+					vc.listPrefix = cur[:2] + vc.listPrefix
+					for i := range vc.used {
+						vc.used[i] = cur[:2] + vc.used[i]
+					}
+					return vc
+				}
+			}
+		}
 		c.words = append(flagWords(cmd.VisibleFlags()), "--help")
 		return c
 	}
@@ -176,6 +201,12 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 		}
 	}
 	return c
+}
+
+// leadingFlags are the flags that may come before the command: the
+// connection flags and -o (see hoistLeadingFlags).
+func leadingFlags() []cli.Flag {
+	return append(connectionFlags(), outputFlag("table"), sandboxFlag())
 }
 
 // shells are the arguments of kcg completion.

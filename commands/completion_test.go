@@ -128,6 +128,14 @@ func TestCompletionWords(t *testing.T) {
 	equal([]string{"list", "--output", "=", "j"}, "json")                // bash's words for "--output=j"
 	equal([]string{"list", "--output", "="}, "=table", "=json", "=yaml") // and for "--output="
 	equal([]string{"-b", "h:1", "describe", "-o", ""}, "table", "json", "yaml")
+	equal([]string{"list", "-ojs"}, "-ojson")
+	equal([]string{"show", "p.yaml", "-oc"}, "-ocsv")
+	equal([]string{"list", "--state=Stable,E"}, "--state=Stable,Empty")
+	// Leading flags, then the command; the Java command line gets nothing.
+	has([]string{"-b", "h:1", ""}, "describe", "list", "plan")
+	equal([]string{"-b", "h:1", "de"}, "describe", "delete", "delete-offsets")
+	equal([]string{"-b", ""})
+	equal([]string{"--bootstrap-server", "h:1", "--list", ""})
 	// Enumerated values, comma lists included.
 	equal([]string{"list", "--state", "S"}, "Stable")
 	equal([]string{"list", "--state", "Stable,E"}, "Stable,Empty")
