@@ -320,9 +320,8 @@ func clusterNames(parent context.Context, a *cli.App, c completion, internal boo
 // readNames sends only ListGroups (groups) or one Metadata request for
 // all topics (topics): nothing that writes.
 func readNames(c *cli.Context, topics, internal bool) []string {
-	if !c.Bool("sandbox") && c.String("bootstrap-server") == "" {
-		return nil // no cluster named: nothing to ask, nothing to say
-	}
+	// The same connection as the command's: no bootstrap at all fails
+	// here, before any network (kafkaadmin.ErrNoBootstrap).
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return nil
