@@ -36,7 +36,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	// Completion first: a completion request never runs a command (native
 	// or drop-in) and never connects to Kafka.
 	if completionRequested(args) {
-		complete(s, args)
+		complete(ctx, s, args)
 		return app.ExitOK
 	}
 	cliApp := newApp(s)
@@ -91,6 +91,7 @@ func newApp(s Streams) *cli.App {
 	walk(app.Commands, func(c *cli.Command) {
 		c.OnUsageError = onUsageError
 	})
+	addExamples(app)
 	cli.VersionPrinter = func(c *cli.Context) {
 		fmt.Fprintln(c.App.Writer, versionLine())
 	}
@@ -214,6 +215,12 @@ func flagsOf(cmd *cli.Command, words []string) bool {
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
 		f := lookupFlag(cmd, "-"+name)
+		if f == nil && !strings.HasPrefix(w, "--") && len(name) > 1 {
+			// "-ojson": a short flag with its value attached.
+			if f = lookupFlag(cmd, w[:2]); f != nil && takesValue(f) {
+				continue
+			}
+		}
 		if f == nil {
 			return false
 		}
@@ -278,8 +285,14 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			break
 		}
 		if len(a) > 1 && strings.HasPrefix(a, "-") && !isNumber(a) {
-			flags = append(flags, a)
 			name := strings.TrimLeft(a, "-")
+			// "-ojson": a short flag with its value attached, as getopt
+			// allows (Go's flag package would read a flag "ojson").
+			if short := name[:1]; !strings.HasPrefix(a, "--") && len(name) > 1 && name[1] != '=' && !known[name] && takesValue[short] {
+				flags = append(flags, "-"+short, name[1:])
+				continue
+			}
+			flags = append(flags, a)
 			if strings.Contains(name, "=") {
 				continue
 			}
@@ -330,5 +343,5 @@ func Markdown() (string, error) {
 		return "", err
 	}
 	header := "<!-- Generated from the CLI by `go test ./commands -run TestCommandReference -update`; do not edit. -->\n\n"
-	return header + md + dropin.Markdown, nil
+	return header + markdownExamples(md, app.Commands) + dropin.Markdown, nil
 }

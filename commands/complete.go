@@ -1,11 +1,16 @@
 package commands
 
 import (
+	"context"
+	"flag"
 	"fmt"
-	"regexp"
+	"io"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -13,8 +18,17 @@ import (
 
 // completionFlag is what the shell completion scripts append to the words
 // typed so far. Wherever it appears, the run only prints completion words:
-// it never runs a command's action and never connects to Kafka.
+// it never runs a command's action and never writes to Kafka.
 const completionFlag = "--generate-bash-completion"
+
+// filesDirective is printed alone instead of words when the shell should
+// complete file names (a plan file, --from-file, --command-config, ...).
+const filesDirective = ":files"
+
+// completionBudget bounds the whole cluster read of one TAB (connect,
+// ListGroups or Metadata): past it the shell gets what is known without
+// the cluster, which for a name is nothing.
+const completionBudget = 2 * time.Second
 
 // completionRequested reports whether args (args[0] is the program name)
 // ask for completion.
@@ -25,74 +39,353 @@ func completionRequested(args []string) bool {
 // complete prints the completion words for args: the words before the
 // first completionFlag are the command line, the last of them the word
 // being completed (possibly empty). It is the only thing a run with
-// completionFlag does.
-func complete(s Streams, args []string) {
+// completionFlag does; the only requests it may send are ListGroups and
+// Metadata, to offer group and topic names.
+func complete(ctx context.Context, s Streams, args []string) {
 	words := args[1:slices.Index(args, completionFlag)]
 	cur := ""
 	if len(words) > 0 {
 		cur, words = words[len(words)-1], words[:len(words)-1]
 	}
-	a := newApp(s)
+	words, cur, prefix := joinAssignment(words, cur)
+	a := newApp(Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	// "kcg -b H describe <TAB>": the flags before the command are its own.
 	if line, ok := hoistLeadingFlags(a, append(append([]string{"kcg"}, words...), cur)); ok {
 		words = line[1 : len(line)-1]
 	}
-	for _, w := range completionWords(a, words, cur) {
-		if strings.HasPrefix(w, cur) {
-			fmt.Fprintln(s.Out, w)
+	c := completionFor(a, words, cur)
+	if c.files {
+		fmt.Fprintln(s.Out, filesDirective)
+		return
+	}
+	list := c.words
+	if c.groups || c.topics {
+		list = append(list, clusterNames(ctx, a, c, strings.HasPrefix(cur, "_"))...)
+	}
+	for _, w := range list {
+		w = c.listPrefix + w
+		if strings.HasPrefix(w, cur) && !slices.Contains(c.used, w) {
+			fmt.Fprintln(s.Out, prefix+w)
 		}
 	}
 }
 
-// completionWords are the candidates for cur after words (the command line
-// without the program name): subcommands, the command's flags, the values
-// of a flag with a fixed set of values. Nothing is read from Kafka.
-func completionWords(a *cli.App, words []string, cur string) []string {
+// joinAssignment undoes the shells' splitting of "--output=js": bash
+// passes "--output" "=" "js" (or "--output" and "=" when the cursor is
+// right after the sign), zsh, fish and PowerShell pass "--output=js". It
+// returns the words with "--output" last, the value being completed and
+// what to print before each candidate so the shell's word is replaced
+// whole.
+func joinAssignment(words []string, cur string) ([]string, string, string) {
+	n := len(words)
+	switch {
+	case cur == "=" && n > 0 && strings.HasPrefix(words[n-1], "-"):
+		return words, "", "=" // bash: "--output=" with the cursor after "="
+	case n > 1 && words[n-1] == "=" && strings.HasPrefix(words[n-2], "-"):
+		return words[:n-1], cur, "" // bash: "--output=js"
+	case strings.HasPrefix(cur, "-") && strings.Contains(cur, "="):
+		flagPart, value, _ := strings.Cut(cur, "=")
+		return append(words, flagPart), value, flagPart + "="
+	}
+	return words, cur, ""
+}
+
+// completion is what completionFor found for the word under the cursor.
+type completion struct {
+	words  []string
+	files  bool // a file name: the shell completes it
+	groups bool // group ids from the cluster
+	topics bool // topic names from the cluster
+	// listPrefix is the part of a comma-separated value already typed
+	// ("Stable," in "--state Stable,E"); used are its items.
+	listPrefix string
+	used       []string
+	// cmd and words are the command line, for the connection flags.
+	cmd      *cli.Command
+	cmdWords []string
+}
+
+// positionals says what a command's positional arguments are: groups,
+// plan files, or nothing.
+func positionals(cmd *cli.Command) string {
+	switch cmd.Name {
+	case "describe", "watch", "plan", "delete", "delete-offsets":
+		return "group"
+	case "apply", "show", "diff":
+		return "file"
+	}
+	return ""
+}
+
+// completionFor finds the candidates for cur after words (the command
+// line without the program name): subcommands, the command's flags, the
+// values of a flag with a fixed set of values, files, or names the
+// cluster knows.
+func completionFor(a *cli.App, words []string, cur string) completion {
 	// The command is the first word that is not a flag.
 	var cmd *cli.Command
 	rest := words
-	for i, w := range words {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
 		if !strings.HasPrefix(w, "-") {
-			cmd = a.Command(w)
+			if cmd = a.Command(w); cmd == nil {
+				return completion{} // an unknown command
+			}
 			rest = words[i+1:]
 			break
 		}
+		// "kcg -b H <TAB>": H is the flag's value, not a command.
+		if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
+			i++
+		}
 	}
 	if cmd == nil {
-		if len(words) > 0 && !strings.HasPrefix(words[len(words)-1], "-") {
-			return nil // an unknown command
+		if len(words) > 0 && javaCommandLine(append([]string{"kcg"}, words...)) {
+			return completion{} // the Java tool's command line
+		}
+		if len(words) > 0 {
+			if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, words[len(words)-1]); f != nil && takesValue(f) {
+				return completion{} // the value of a leading flag
+			}
 		}
 		if strings.HasPrefix(cur, "-") {
 			// Connection flags may come before the command.
-			return append(flagWords(connectionFlags()), "--help", "--version")
+			return completion{words: append(flagWords(connectionFlags()), "--help", "--version")}
 		}
 		var names []string
 		for _, c := range a.VisibleCommands() {
 			names = append(names, c.Name)
 		}
-		return names
+		return completion{words: names}
 	}
-	if slices.Contains(rest, "--") {
-		return nil // only positional arguments follow "--"
-	}
-	if len(rest) > 0 {
+	c := completion{cmd: cmd, cmdWords: rest}
+	afterDashes := slices.Contains(rest, "--")
+	if !afterDashes && len(rest) > 0 {
 		prev := rest[len(rest)-1]
 		if f := lookupFlag(cmd, prev); f != nil && takesValue(f) && !strings.Contains(prev, "=") {
-			return flagValues(f)
+			return flagValueCompletion(c, cmd, f, cur)
 		}
 	}
-	if cmd.Name == "completion" && !strings.HasPrefix(cur, "-") {
-		return []string{"bash", "zsh", "fish"}
+	if !afterDashes && strings.HasPrefix(cur, "-") {
+		// "-ojs": a short flag with its value attached.
+		if !strings.HasPrefix(cur, "--") && len(cur) > 2 {
+			if f := lookupFlag(cmd, cur[:2]); f != nil && takesValue(f) {
+				vc := flagValueCompletion(c, cmd, f, cur[2:])
+				if vc.listPrefix != "" || len(vc.words) > 0 {
+					vc.listPrefix = cur[:2] + vc.listPrefix
+					for i := range vc.used {
+						vc.used[i] = cur[:2] + vc.used[i]
+					}
+					return vc
+				}
+			}
+		}
+		c.words = append(flagWords(cmd.VisibleFlags()), "--help")
+		return c
 	}
-	// An empty word is a positional argument: a plan file for apply, show
-	// and diff (the shell completes file names when kcg offers nothing).
-	if cur == "" && (cmd.Name == "apply" || cmd.Name == "show" || cmd.Name == "diff") {
+	if cmd.Name == "completion" {
+		c.words = shells
+		return c
+	}
+	switch positionals(cmd) {
+	case "file":
+		c.files = true
+	case "group":
+		if cmd.Name == "delete-offsets" && len(positionalArgs(cmd, rest)) > 0 {
+			break // one group, then flags
+		}
+		c.groups = true
+	default:
+		if !afterDashes {
+			c.words = append(flagWords(cmd.VisibleFlags()), "--help")
+		}
+	}
+	return c
+}
+
+// leadingFlags are the flags that may come before the command: the
+// connection flags and -o (see hoistLeadingFlags).
+func leadingFlags() []cli.Flag {
+	return append(connectionFlags(), outputFlag("table"), sandboxFlag())
+}
+
+// shells are the arguments of kcg completion.
+var shells = []string{"bash", "zsh", "fish", "powershell"}
+
+// fileFlags take a file name.
+var fileFlags = []string{"from-file", "command-config", "out", "rollback-out", "tls-ca-file", "tls-cert-file", "tls-key-file"}
+
+// flagValueCompletion is the candidates for the value of flag f.
+func flagValueCompletion(c completion, cmd *cli.Command, f cli.Flag, cur string) completion {
+	name := f.Names()[0]
+	switch {
+	case slices.Contains(fileFlags, name):
+		c.files = true
+	case name == "group" || name == "to-group":
+		c.groups = true
+	case name == "topic":
+		c.topics = true
+	case name == "output":
+		c.words = formatsOf(cmd)
+	case name == "state" && cmd.Name == "list":
+		c.words = vocab.States
+		c.listPrefix, c.used = listSoFar(cur)
+	case name == "type" && cmd.Name == "list":
+		c.words = append(slices.Clone(groupops.ListTypes), groupops.TypeAll)
+		c.listPrefix, c.used = listSoFar(cur)
+		if c.listPrefix != "" {
+			c.words = groupops.ListTypes // "all" stands alone
+		}
+	case name == "isolation":
+		c.words = []string{output.IsolationReadUncommitted, output.IsolationReadCommitted}
+	case name == "security-protocol":
+		c.words = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
+	case name == "sasl-mechanism":
+		c.words = []string{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}
+	}
+	return c
+}
+
+// listSoFar splits a comma-separated value being typed into the part
+// kept ("Stable,") and the full candidates already in it ("Stable,").
+func listSoFar(cur string) (prefix string, used []string) {
+	i := strings.LastIndex(cur, ",")
+	if i < 0 {
+		return "", nil
+	}
+	prefix = cur[:i+1]
+	for _, item := range strings.Split(cur[:i], ",") {
+		used = append(used, prefix+item)
+	}
+	return prefix, used
+}
+
+// positionalArgs are the positional arguments among a command's words.
+func positionalArgs(cmd *cli.Command, words []string) []string {
+	var out []string
+	for k := 0; k < len(words); k++ {
+		w := words[k]
+		if w == "--" {
+			return append(out, words[k+1:]...)
+		}
+		if strings.HasPrefix(w, "-") && len(w) > 1 {
+			if f := lookupFlag(cmd, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
+				k++
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// clusterNames reads group ids or topic names from the cluster the
+// command line (its connection flags, the environment, --sandbox) points
+// at, within completionBudget. Any failure, or no bootstrap at all, is
+// silence: completion prints nothing it cannot offer.
+func clusterNames(parent context.Context, a *cli.App, c completion, internal bool) []string {
+	set := flag.NewFlagSet("complete", flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	flags := append(connectionFlags(), sandboxFlag())
+	for _, f := range flags {
+		if err := f.Apply(set); err != nil {
+			return nil
+		}
+	}
+	if err := set.Parse(connectionWords(c.cmd, c.cmdWords, flags)); err != nil {
 		return nil
 	}
-	if cur != "" && !strings.HasPrefix(cur, "-") {
-		return nil // a group name: kcg does not ask the cluster
+	ctx, cancel := context.WithTimeout(parent, completionBudget)
+	defer cancel()
+	answer := make(chan []string, 1)
+	go func() {
+		defer func() {
+			if recover() != nil {
+				answer <- nil
+			}
+		}()
+		cc := cli.NewContext(a, set, nil)
+		cc.Context = ctx
+		answer <- readNames(cc, c.topics, internal)
+	}()
+	// The deadline holds even if a dial or a DNS lookup ignores it.
+	select {
+	case names := <-answer:
+		return names
+	case <-ctx.Done():
+		return nil
 	}
-	return append(flagWords(cmd.VisibleFlags()), "--help")
+}
+
+// readNames sends only ListGroups (groups) or one Metadata request for
+// all topics (topics): nothing that writes.
+func readNames(c *cli.Context, topics, internal bool) []string {
+	// The same connection as the command's: no bootstrap at all fails
+	// here, before any network (kafkaadmin.ErrNoBootstrap).
+	cl, ctx, done, err := connectOrSandbox(c)
+	if err != nil {
+		return nil
+	}
+	defer done()
+	var names []string
+	if topics {
+		ts, err := cl.Topics(ctx, nil)
+		if err != nil {
+			return nil
+		}
+		for name, t := range ts {
+			if t.Err == nil && (internal || !strings.HasPrefix(name, "__")) {
+				names = append(names, name)
+			}
+		}
+	} else {
+		gs, err := groupops.ListConsumerGroups(ctx, cl, kafkaadmin.ListGroupsOptions{})
+		if err != nil {
+			return nil
+		}
+		for _, g := range gs {
+			names = append(names, g.Group)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// connectionWords picks the connection flags (and their values) out of a
+// command's words, for a flag set that knows only those.
+func connectionWords(cmd *cli.Command, words []string, conn []cli.Flag) []string {
+	var out []string
+	for k := 0; k < len(words); k++ {
+		w := words[k]
+		if w == "--" {
+			break
+		}
+		if !strings.HasPrefix(w, "-") || len(w) < 2 {
+			continue
+		}
+		name, v, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		f := lookupFlag(cmd, "-"+name)
+		if f == nil {
+			continue
+		}
+		value := takesValue(f) && !hasValue
+		if slices.ContainsFunc(conn, func(cf cli.Flag) bool { return slices.Contains(cf.Names(), name) }) {
+			// The flag set keeps each alias apart (urfave/cli joins them
+			// only in a command's run): use the flag's first name.
+			canonical := "--" + f.Names()[0]
+			if hasValue {
+				canonical += "=" + v
+			}
+			out = append(out, canonical)
+			if value && k+1 < len(words) {
+				out = append(out, words[k+1])
+			}
+		}
+		if value {
+			k++
+		}
+	}
+	return out
 }
 
 // flagWords are the flags' names as typed: --long and -s.
@@ -126,30 +419,4 @@ func lookupFlag(cmd *cli.Command, word string) cli.Flag {
 func takesValue(f cli.Flag) bool {
 	tv, ok := f.(cli.DocGenerationFlag)
 	return ok && tv.TakesValue()
-}
-
-var wordRE = regexp.MustCompile(`[a-z]+`)
-
-// flagValues are the values of a flag that has a fixed set: -o (the
-// formats its usage names, in its order), --state, --type.
-func flagValues(f cli.Flag) []string {
-	switch f.Names()[0] {
-	case "output":
-		usage := ""
-		if u, ok := f.(cli.DocGenerationFlag); ok {
-			usage = u.GetUsage()
-		}
-		var out []string
-		for _, w := range wordRE.FindAllString(usage, -1) {
-			if _, err := output.ParseFormat(w); (err == nil || w == "csv") && !slices.Contains(out, w) {
-				out = append(out, w)
-			}
-		}
-		return out
-	case "state":
-		return vocab.States
-	case "type":
-		return vocab.ConsumerTypes
-	}
-	return nil
 }

@@ -47,8 +47,46 @@ func connectionFlags() []cli.Flag {
 	}
 }
 
+// formatFlag is -o/--output with the formats its command accepts, so the
+// parser, the error message and completion use one list.
+type formatFlag struct {
+	*cli.StringFlag
+	formats []string
+}
+
+// outputFlag is -o/--output accepting formats, the first the default.
 func outputFlag(formats ...string) cli.Flag {
-	return &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: formats[0], Usage: "output format: " + strings.Join(formats, ", ")}
+	return &formatFlag{
+		StringFlag: &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: formats[0], Usage: "output format: " + strings.Join(formats, ", ")},
+		formats:    formats,
+	}
+}
+
+// formatsOf returns the -o formats cmd accepts (nil: it has no -o).
+func formatsOf(cmd *cli.Command) []string {
+	if cmd == nil {
+		return nil
+	}
+	for _, f := range cmd.Flags {
+		if ff, ok := f.(*formatFlag); ok {
+			return ff.formats
+		}
+	}
+	return nil
+}
+
+// formatName reads -o as typed by users (case-insensitive: -o JSON) and
+// returns the canonical name, or a usage error listing the formats this
+// command accepts.
+func formatName(c *cli.Context) (string, error) {
+	v := c.String("output")
+	formats := formatsOf(c.Command)
+	for _, f := range formats {
+		if strings.EqualFold(strings.TrimSpace(v), f) {
+			return f, nil
+		}
+	}
+	return "", app.Usagef("unknown output format %q: valid formats are %s", v, strings.Join(formats, ", "))
 }
 
 func groupFlag() cli.Flag {
@@ -57,7 +95,11 @@ func groupFlag() cli.Flag {
 
 // formatFrom reads -o as a document format; a bad value is a usage error.
 func formatFrom(c *cli.Context) (output.Format, error) {
-	f, err := output.ParseFormat(c.String("output"))
+	name, err := formatName(c)
+	if err != nil {
+		return "", err
+	}
+	f, err := output.ParseFormat(name)
 	if err != nil {
 		return f, app.Usagef("%s", err)
 	}

@@ -94,7 +94,7 @@ func planCommand(s Streams) *cli.Command {
 		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
 		&cli.StringFlag{Name: "ticket", Usage: "change ticket id, recorded in the plan and in the committed offsets' metadata"},
 		&cli.StringFlag{Name: "note", Usage: "free-text note, recorded like --ticket"},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"},
+		&formatFlag{StringFlag: &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"}, formats: []string{"table", "json", "yaml"}},
 		sandboxFlag(),
 	)
 	return &cli.Command{
@@ -107,10 +107,7 @@ func planCommand(s Streams) *cli.Command {
 			"Strategies: --to-earliest, --to-latest, --to-current, --to-offset N,\n" +
 			"--shift-by N, --to-datetime TS, --by-duration D, --from-file FILE (the Java\n" +
 			"tool's), and --to-group SOURCE: the committed offsets of group SOURCE on the\n" +
-			"scoped partitions (partitions SOURCE never committed are left out).\n\n" +
-			"Examples:\n" +
-			"   kcg plan billing --topic payments --to-datetime 2026-11-28T00:00:00Z --out chg-1234.yaml\n" +
-			"   kcg plan billing-v2 --topic payments --to-group billing --allow-new-group --out migrate.yaml",
+			"scoped partitions (partitions SOURCE never committed are left out).",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}

@@ -75,16 +75,20 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 		return o, app.Usagef("show takes one plan file")
 	}
 	o.path = c.Args().First()
-	if o.withGroup && c.String("output") != "csv" {
+	name, err := formatName(c)
+	if err != nil {
+		return o, err
+	}
+	if o.withGroup && name != "csv" {
 		return o, app.Usagef("--with-group is a column of -o csv: give -o csv, or drop --with-group")
 	}
-	if c.String("output") == "csv" {
+	if name == "csv" {
 		o.csv = true
 		return o, nil
 	}
-	f, err := output.ParseFormat(c.String("output"))
+	f, err := output.ParseFormat(name)
 	if err != nil {
-		return o, app.Usagef("%s (or csv)", err)
+		return o, app.Usagef("%s", err)
 	}
 	o.format = f
 	return o, nil
