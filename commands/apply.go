@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -176,12 +177,29 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit})
+	// Ctrl-C (the cancelled c.Context) stops the apply from starting more
+	// groups, but the writes in flight and the read-back run on to the
+	// end, within --timeout: the report must say what the broker holds.
+	work, cancelWork := context.WithoutCancel(ctx), func() {}
+	if deadline, ok := ctx.Deadline(); ok {
+		work, cancelWork = context.WithDeadline(work, deadline)
+	}
+	defer cancelWork()
+	progress := newProgress(s)
+	res := groupops.Apply(work, cl, check, groupops.ApplyOptions{
+		Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit, Stop: c.Context.Done(),
+		Progress: func(sent, total int) { progress.say(fmt.Sprintf("applying: %d of %s written", sent, vocab.Count(total, "group"))) },
+	})
+	progress.done()
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {
 		return err
 	}
 	failure := res.Failure()
 	switch {
+	case res.Interrupted:
+		wrote, notWrote, unknown := res.Split()
+		return app.WithCode(app.ExitInterrupted, fmt.Errorf("apply interrupted: the groups in flight finished, no other group was started; written: %s; not written: %s%s; undo with kcg apply %s",
+			orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
 	case failure == nil:
 		fmt.Fprintf(s.Err, "applied %s: %s written and verified\n", o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil
@@ -193,12 +211,17 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return fmt.Errorf("group %s: %w; nothing was written", group, failure)
 	}
 	wrote, notWrote, unknown := res.Split()
-	unknownText := ""
-	if len(unknown) > 0 {
-		unknownText = fmt.Sprintf("; unknown (sent, not read back: check with kcg describe): %s", strings.Join(unknown, ", "))
-	}
 	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s%s; undo with kcg apply %s",
-		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText, rbPath))
+		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
+}
+
+// unknownText names, for the last line of a failed apply, the groups whose
+// writes were sent but could not be read back.
+func unknownText(unknown []string) string {
+	if len(unknown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; unknown (sent, not read back: check with kcg describe): %s", strings.Join(unknown, ", "))
 }
 
 func orNone(groups []string) string {

@@ -227,3 +227,14 @@ func IsActiveGroupError(err error) bool {
 	return errors.Is(err, kafka.UnknownMemberId) || errors.Is(err, kafka.NonEmptyGroup) ||
 		errors.Is(err, kafka.IllegalGeneration)
 }
+
+// CoordinatorIDs returns the coordinator broker id of each group that has
+// one, from the cache (which the preflight's reads have filled) or from
+// batched FindCoordinator requests; a group whose coordinator cannot be
+// found is left out. Apply uses it only to bound how many commits go to
+// one coordinator at a time: the commits themselves are routed by
+// kafka-go.
+func (c *Client) CoordinatorIDs(ctx context.Context, groups []string) (map[string]int32, error) {
+	coords, _, err := c.coordinators(ctx, vocab.Dedupe(groups))
+	return coords, err
+}
