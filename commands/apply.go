@@ -188,7 +188,9 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	progress := newProgress(s)
 	res := groupops.Apply(work, cl, check, groupops.ApplyOptions{
 		Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit, Stop: c.Context.Done(),
-		Progress: func(sent, total int) { progress.say(fmt.Sprintf("applying: %d of %s written", sent, vocab.Count(total, "group"))) },
+		Progress: func(sent, total int) {
+			progress.say(fmt.Sprintf("applying: %d of %s written", sent, vocab.Count(total, "group")))
+		},
 	})
 	progress.done()
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {
