@@ -127,6 +127,9 @@ func commitMetadata(p *resetplan.Plan, digest string) string {
 var beforeGroupCommit func(group string)
 
 func runApply(c *cli.Context, s Streams, o applyOptions) error {
+	progress := newProgress(s)
+	defer progress.done()
+	progress.say("reading the plan")
 	plan, err := readPlan(s, o.path)
 	if err != nil {
 		return err
@@ -149,10 +152,12 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return err
 	}
 	defer done()
+	progress.say("checking " + vocab.Count(len(plan.Groups), "group") + " against the cluster")
 	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return err
 	}
+	progress.clear()
 	// A plan whose targets all equal the live offsets has been applied
 	// (re-running apply is safe); it is checked before staleness, since an
 	// applied plan's currents are by then always "stale".
@@ -173,7 +178,8 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 
 	// The rollback plan is on disk before the first commit, so an apply
 	// that dies half-way can still be undone.
-	rbPath, err := writeRollback(s, plan, check, o)
+	progress.say("writing the rollback plan")
+	rbPath, err := writeRollback(s, plan, check, o, progress)
 	if err != nil {
 		return err
 	}
@@ -185,11 +191,10 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		work, cancelWork = context.WithDeadline(work, deadline)
 	}
 	defer cancelWork()
-	progress := newProgress(s)
 	res := groupops.Apply(work, cl, check, groupops.ApplyOptions{
 		Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit, Stop: c.Context.Done(),
 		Progress: func(sent, total int) {
-			progress.say(fmt.Sprintf("applying: %d of %s written", sent, vocab.Count(total, "group")))
+			progress.say(fmt.Sprintf("applying: %d of %s committed", sent, vocab.Count(total, "group")))
 		},
 	})
 	progress.done()
@@ -247,7 +252,7 @@ func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []str
 
 // writeRollback writes the plan that undoes plan (the live offsets of the
 // check) and returns its path.
-func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o applyOptions) (string, error) {
+func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
 	now := time.Now()
 	rb := resetplan.Rollback(plan, check.Live, now)
 	rb.CreatedBy = app.CreatedBy()
@@ -265,6 +270,7 @@ func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o app
 		}
 		return "", fmt.Errorf("writing the rollback plan (nothing was written to Kafka): %w", err)
 	}
+	progress.clear()
 	fmt.Fprintf(s.Err, "rollback plan written to %s (digest %s)\n", path, resetplan.Digest(rb))
 	return path, nil
 }
