@@ -39,7 +39,9 @@ func applyCommand(s Streams) *cli.Command {
 			"active members, a partition whose committed offset moved since planning\n" +
 			"(unless --force), a target outside the live log, or a file whose digest is\n" +
 			"not --expect-digest. Writes the rollback plan before the first commit,\n" +
-			"commits group by group, reads every offset back, and reports per partition.",
+			"commits a few groups at a time in plan order, reads every offset back, and\n" +
+			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
+			"groups in flight finish and are reported, no other group starts.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
