@@ -81,6 +81,14 @@ func TestRequestPhasesFixed(t *testing.T) {
 				if large[api] > 20 {
 					t.Errorf("%s: %d ApiVersions requests at 90 groups", cmd, large[api])
 				}
+			case api == "Metadata":
+				// Timed, not counted: kafkaadmin reuses an answer for 2 s
+				// and kafka-go's transport refreshes its own layout, so a
+				// slow run (-race, a loaded machine) asks once or twice
+				// more; a phase per group would ask 70 more.
+				if large[api] > small[api]+3 {
+					t.Errorf("%s: Metadata asked %d times at 20 groups, %d at 90", cmd, small[api], large[api])
+				}
 			case cmd == "apply" && api == "OffsetCommit":
 				if small[api] != 20 || large[api] != 90 {
 					t.Errorf("apply: %d and %d OffsetCommit requests at 20 and 90 groups, want one per group", small[api], large[api])
