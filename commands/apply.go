@@ -198,6 +198,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		Progress: func(sent, total int) {
 			progress.say(fmt.Sprintf("applying: %d of %s committed", sent, vocab.Count(total, "group")))
 		},
+		ReadingBack: func(n int) { progress.say("reading back " + vocab.Count(n, "group")) },
 	})
 	progress.done()
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {

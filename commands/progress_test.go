@@ -41,7 +41,7 @@ func TestProgressPlanDiffApply(t *testing.T) {
 			{[]string{"plan", "--topic", f.topic, "--to-offset", "1", "--out", plan, "--overwrite"}, []string{"listing groups…", "reading 12 groups…", "resolving the targets of 12 groups…"}, 0},
 			{[]string{"diff", plan}, []string{"reading the plan…", "checking 12 groups against the cluster…"}, 0},
 			{[]string{"apply", plan, "--rollback-out", f.path("rb-" + map[bool]string{true: "tty", false: "pipe"}[tty] + ".yaml")},
-				[]string{"reading the plan…", "checking 12 groups against the cluster…", "writing the rollback plan…", "applying: 1 of 12 groups committed…", "applying: 12 of 12 groups committed…"}, 0},
+				[]string{"reading the plan…", "checking 12 groups against the cluster…", "writing the rollback plan…", "applying: 1 of 12 groups committed…", "applying: 12 of 12 groups committed…", "reading back 12 groups…"}, 0},
 		}
 		for _, st := range steps {
 			args := append(append([]string{}, st.args...), "--bootstrap-server", e.Bootstrap)

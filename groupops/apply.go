@@ -130,6 +130,9 @@ type ApplyOptions struct {
 	// number of groups sent so far and the number to send. It may be
 	// called from several goroutines, one call at a time.
 	Progress func(sent, total int)
+	// ReadingBack, when set, is called with the number of groups sent,
+	// right before they are read back.
+	ReadingBack func(groups int)
 }
 
 // The bounds of the commit phase. OffsetCommit carries one group per
@@ -260,6 +263,9 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 		if out[i].started {
 			started = append(started, g.Group)
 		}
+	}
+	if o.ReadingBack != nil {
+		o.ReadingBack(len(started))
 	}
 	after, rerr := readBack(ctx, cl, started)
 
