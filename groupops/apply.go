@@ -183,6 +183,7 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 	// (or fails, and is reported) by itself.
 	coords, _ := cl.CoordinatorIDs(ctx, names)
 
+	writes := c.writesByGroup(o.Metadata)
 	out := make([]sent, len(groups))
 	interrupted := false
 	var failed atomic.Bool
@@ -239,7 +240,11 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 		out[i].started = true
 		wg.Go(func() {
 			defer func() { <-overall; <-lane }()
-			commits, deletes := c.writes(g.Group, o.Metadata)
+			var commits []kafkaadmin.OffsetToCommit
+			var deletes []TopicPartition
+			if gw := writes[g.Group]; gw != nil {
+				commits, deletes = gw.commits, gw.deletes
+			}
 			perr, err := send(ctx, cl, g.Group, commits, deletes)
 			out[i].perr, out[i].groupErr = perr, err
 			if err != nil {
@@ -323,20 +328,30 @@ func (c *Check) untouched(g resetplan.Group, o Outcome, why string) GroupResult 
 	return gr
 }
 
-// writes splits the check's pending writes of group into commits and
+// groupWrites is one group's pending writes, split into commits and
 // deletions.
-func (c *Check) writes(group, metadata string) (commits []kafkaadmin.OffsetToCommit, deletes []TopicPartition) {
+type groupWrites struct {
+	commits []kafkaadmin.OffsetToCommit
+	deletes []TopicPartition
+}
+
+// writesByGroup splits the check's pending writes by group, in one pass
+// (128,000 pending writes of 2,000 groups: not one pass per group).
+func (c *Check) writesByGroup(metadata string) map[string]*groupWrites {
+	out := map[string]*groupWrites{}
 	for _, w := range c.Pending {
-		if w.Group != group {
-			continue
+		gw := out[w.Group]
+		if gw == nil {
+			gw = &groupWrites{}
+			out[w.Group] = gw
 		}
 		if w.To == nil {
-			deletes = append(deletes, w.TP)
+			gw.deletes = append(gw.deletes, w.TP)
 		} else {
-			commits = append(commits, kafkaadmin.OffsetToCommit{TopicPartition: w.TP, Offset: *w.To, Metadata: metadata})
+			gw.commits = append(gw.commits, kafkaadmin.OffsetToCommit{TopicPartition: w.TP, Offset: *w.To, Metadata: metadata})
 		}
 	}
-	return commits, deletes
+	return out
 }
 
 // send commits and deletes group's pending writes; it returns the errors
