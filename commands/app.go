@@ -10,6 +10,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,8 +62,9 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	code := app.ExitCode(ctx, err)
 	switch {
 	case app.IsSilent(err):
-	case code == app.ExitInterrupted:
-		// Not "context canceled": the operator pressed Ctrl-C.
+	case code == app.ExitInterrupted && errors.Is(err, context.Canceled):
+		// Not "context canceled": the operator pressed Ctrl-C. (An
+		// interrupted apply says what it wrote instead.)
 		fmt.Fprintln(s.Err, "kcg: interrupted")
 	default:
 		fmt.Fprintf(s.Err, "kcg: %s\n", vocab.OneLine(err.Error()))

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,7 +39,9 @@ func applyCommand(s Streams) *cli.Command {
 			"active members, a partition whose committed offset moved since planning\n" +
 			"(unless --force), a target outside the live log, or a file whose digest is\n" +
 			"not --expect-digest. Writes the rollback plan before the first commit,\n" +
-			"commits group by group, reads every offset back, and reports per partition.",
+			"commits a few groups at a time in plan order, reads every offset back, and\n" +
+			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
+			"groups in flight finish and are reported, no other group starts.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
@@ -126,6 +129,9 @@ func commitMetadata(p *resetplan.Plan, digest string) string {
 var beforeGroupCommit func(group string)
 
 func runApply(c *cli.Context, s Streams, o applyOptions) error {
+	progress := newProgress(s)
+	defer progress.done()
+	progress.say("reading the plan")
 	plan, err := readPlan(s, o.path)
 	if err != nil {
 		return err
@@ -148,10 +154,12 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return err
 	}
 	defer done()
+	progress.say("checking " + vocab.Count(len(plan.Groups), "group") + " against the cluster")
 	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return err
 	}
+	progress.clear()
 	// A plan whose targets all equal the live offsets has been applied
 	// (re-running apply is safe); it is checked before staleness, since an
 	// applied plan's currents are by then always "stale".
@@ -172,16 +180,36 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 
 	// The rollback plan is on disk before the first commit, so an apply
 	// that dies half-way can still be undone.
-	rbPath, err := writeRollback(s, plan, check, o)
+	progress.say("writing the rollback plan")
+	rbPath, err := writeRollback(s, plan, check, o, progress)
 	if err != nil {
 		return err
 	}
-	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit})
+	// Ctrl-C (the cancelled c.Context) stops the apply from starting more
+	// groups, but the writes in flight and the read-back run on to the
+	// end, within --timeout: the report must say what the broker holds.
+	work, cancelWork := context.WithoutCancel(ctx), func() {}
+	if deadline, ok := ctx.Deadline(); ok {
+		work, cancelWork = context.WithDeadline(work, deadline)
+	}
+	defer cancelWork()
+	res := groupops.Apply(work, cl, check, groupops.ApplyOptions{
+		Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit, Stop: c.Context.Done(),
+		Progress: func(sent, total int) {
+			progress.say(fmt.Sprintf("applying: %d of %s committed", sent, vocab.Count(total, "group")))
+		},
+		ReadingBack: func(n int) { progress.say("reading back " + vocab.Count(n, "group")) },
+	})
+	progress.done()
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {
 		return err
 	}
 	failure := res.Failure()
 	switch {
+	case res.Interrupted:
+		wrote, notWrote, unknown := res.Split()
+		return app.WithCode(app.ExitInterrupted, fmt.Errorf("apply interrupted: the groups in flight finished, no other group was started; written: %s; not written: %s%s; undo with kcg apply %s",
+			orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
 	case failure == nil:
 		fmt.Fprintf(s.Err, "applied %s: %s written and verified\n", o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil
@@ -193,12 +221,17 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return fmt.Errorf("group %s: %w; nothing was written", group, failure)
 	}
 	wrote, notWrote, unknown := res.Split()
-	unknownText := ""
-	if len(unknown) > 0 {
-		unknownText = fmt.Sprintf("; unknown (sent, not read back: check with kcg describe): %s", strings.Join(unknown, ", "))
-	}
 	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s%s; undo with kcg apply %s",
-		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText, rbPath))
+		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
+}
+
+// unknownText names, for the last line of a failed apply, the groups whose
+// writes were sent but could not be read back.
+func unknownText(unknown []string) string {
+	if len(unknown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; unknown (sent, not read back: check with kcg describe): %s", strings.Join(unknown, ", "))
 }
 
 func orNone(groups []string) string {
@@ -222,7 +255,7 @@ func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []str
 
 // writeRollback writes the plan that undoes plan (the live offsets of the
 // check) and returns its path.
-func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o applyOptions) (string, error) {
+func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
 	now := time.Now()
 	rb := resetplan.Rollback(plan, check.Live, now)
 	rb.CreatedBy = app.CreatedBy()
@@ -240,6 +273,7 @@ func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o app
 		}
 		return "", fmt.Errorf("writing the rollback plan (nothing was written to Kafka): %w", err)
 	}
+	progress.clear()
 	fmt.Fprintf(s.Err, "rollback plan written to %s (digest %s)\n", path, resetplan.Digest(rb))
 	return path, nil
 }

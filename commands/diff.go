@@ -5,6 +5,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -68,6 +69,9 @@ func diffPlans(s Streams, o diffOptions) error {
 }
 
 func diffLive(c *cli.Context, s Streams, o diffOptions) error {
+	progress := newProgress(s)
+	defer progress.done()
+	progress.say("reading the plan")
 	plan, err := readPlan(s, o.paths[0])
 	if err != nil {
 		return err
@@ -77,10 +81,12 @@ func diffLive(c *cli.Context, s Streams, o diffOptions) error {
 		return err
 	}
 	defer done()
+	progress.say("checking " + vocab.Count(len(plan.Groups), "group") + " against the cluster")
 	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return err
 	}
+	progress.done()
 	if err := output.Write(s.Out, o.format, output.NewPlanStatusOf(o.paths[0], resetplan.Digest(plan), check)); err != nil {
 		return err
 	}

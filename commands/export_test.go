@@ -1,5 +1,7 @@
 package commands
 
+import "time"
+
 // SetBeforeGroupCommit makes apply call f with each group's name between
 // its preflight (and the rollback plan) and that group's writes, until the
 // returned restore is called. Tests only; not safe for parallel applies.
@@ -7,4 +9,12 @@ func SetBeforeGroupCommit(f func(group string)) (restore func()) {
 	old := beforeGroupCommit
 	beforeGroupCommit = f
 	return func() { beforeGroupCommit = old }
+}
+
+// SetProgressDelay makes progress appear after d instead of
+// progressDelay, until the returned restore is called. Tests only.
+func SetProgressDelay(d time.Duration) (restore func()) {
+	old := progressDelay
+	progressDelay = d
+	return func() { progressDelay = old }
 }

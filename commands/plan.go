@@ -14,6 +14,7 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -176,7 +177,10 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 		return err
 	}
 	defer done()
-	groups, err := o.scope.resolve(ctx, cl, s.Err)
+	progress := newProgress(s)
+	defer progress.done()
+	progress.say("listing groups")
+	groups, err := o.scope.resolve(ctx, cl, progressNotes{progress, s.Err})
 	if err != nil {
 		return err
 	}
@@ -185,14 +189,17 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 			return err
 		}
 	}
+	progress.say("reading " + vocab.Count(len(groups), "group"))
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, &o.request.Strategy)
 	if err != nil {
 		return err
 	}
+	progress.say("resolving the targets of " + vocab.Count(len(snaps), "group"))
 	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, snaps, o.request)
 	if err != nil {
 		return planError(err)
 	}
+	progress.done()
 	for _, w := range warnings {
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
 	}

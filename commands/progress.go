@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"time"
 )
@@ -18,8 +19,8 @@ type progress struct {
 }
 
 // progressDelay keeps quick commands silent: progress appears only once a
-// command has run this long.
-const progressDelay = 300 * time.Millisecond
+// command has run this long. A variable for tests (export_test.go).
+var progressDelay = 300 * time.Millisecond
 
 func newProgress(s Streams) *progress {
 	return &progress{s: s, start: time.Now(), enabled: s.ErrTTY}
@@ -38,6 +39,18 @@ func (p *progress) say(msg string) {
 	p.shown = true
 }
 
+// clear removes the progress line, if shown, so that a message can be
+// printed on stderr; the next say shows progress again.
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.s.Err, "\r\033[K")
+		p.shown = false
+	}
+}
+
+// done clears the progress line and ends progress for the command.
 func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -46,4 +59,17 @@ func (p *progress) done() {
 		p.shown = false
 	}
 	p.enabled = false
+}
+
+// progressNotes is stderr for the notes and warnings a command prints
+// while its progress may be shown: each write clears the progress line
+// first, so a note never lands behind a progress message.
+type progressNotes struct {
+	p *progress
+	w io.Writer
+}
+
+func (n progressNotes) Write(b []byte) (int, error) {
+	n.p.clear()
+	return n.w.Write(b)
 }

@@ -228,8 +228,12 @@ func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *reset
 	}
 	failed := res.Groups[res.FailedAt]
 	var written []string
-	for _, g := range res.Groups[:res.FailedAt] {
-		written = append(written, g.Group)
+	// Groups after the failed one may have been in flight with it
+	// (groupops.Apply writes several at once): every group written counts.
+	for i, g := range res.Groups {
+		if i != res.FailedAt && (g.Outcome == groupops.Written || g.Outcome == groupops.Unchanged || g.Outcome == groupops.Partial) {
+			written = append(written, g.Group)
+		}
 	}
 	switch {
 	case len(written) > 0 || failed.Outcome == groupops.Partial || failed.Outcome == groupops.Unknown:

@@ -3,6 +3,8 @@ package groupops
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -57,10 +59,15 @@ func (g GroupResult) wrote() bool {
 // ApplyResult is the outcome of writing a plan.
 type ApplyResult struct {
 	Groups []GroupResult
-	// FailedAt is the index in Groups of the group that failed, -1 when
-	// every group was written. Apply stops there: later groups are
-	// NotWritten.
+	// FailedAt is the index in Groups of the first group (in plan order)
+	// that was not fully written and verified, -1 when every group was.
+	// Apply starts no group after a failure is seen; the groups that were
+	// in flight with the failed one finish, so a group after FailedAt may
+	// be Written, and the groups that never started are NotWritten.
 	FailedAt int
+	// Interrupted is true when ApplyOptions.Stop ended the apply before
+	// every group had started; the groups not started are NotWritten.
+	Interrupted bool
 }
 
 // Failure is the error of the group apply stopped at, nil when none.
@@ -110,31 +117,188 @@ type ApplyOptions struct {
 	// (drop-in mode: the Java tool has nothing to say of them).
 	SkipEmptyGroups bool
 	// BeforeGroup, when set, is called with each group's name right
-	// before its writes are sent (progress; tests inject faults there).
+	// before its writes are sent, from the one goroutine that starts the
+	// groups in plan order (tests inject faults and interrupts there).
 	BeforeGroup func(group string)
+	// Stop, when set, interrupts the apply once it is closed (Ctrl-C): the
+	// groups whose writes are in flight finish and are read back, no
+	// group starts after it, and the rest are NotWritten. The writes and
+	// the read-back use ctx, which the caller keeps alive (bounded by
+	// --timeout) after Stop.
+	Stop <-chan struct{}
+	// Progress, when set, is called after each group's writes with the
+	// number of groups sent so far and the number to send. It may be
+	// called from several goroutines, one call at a time.
+	Progress func(sent, total int)
+	// ReadingBack, when set, is called with the number of groups sent,
+	// right before they are read back.
+	ReadingBack func(groups int)
 }
 
-// Apply writes the pending writes of a checked plan group by group
-// (commits, and offset deletions for rollback entries), reads every
-// partition back and returns each one's outcome. It stops at the first
-// group that fails: the groups after it stay as they were, and the result
-// says exactly which were written. The caller has checked c.Refusal.
+// The bounds of the commit phase. OffsetCommit carries one group per
+// request, so the groups are written in parallel: at most
+// commitsInFlight groups' writes at once, of which at most
+// commitsPerCoordinator on one coordinator, so that a cluster whose groups
+// all live on one broker gets no more than that broker's share.
+const (
+	commitsInFlight       = 8
+	commitsPerCoordinator = 4
+)
+
+// Why a group was not started.
+const (
+	whyStoppedAfterFailure = "apply stopped after an earlier group failed"
+	whyInterrupted         = "apply was interrupted before this group"
+)
+
+// sent is the outcome of one group's writes, before the read-back.
+type sent struct {
+	started  bool
+	perr     map[TopicPartition]error
+	groupErr error
+}
+
+// Apply writes the pending writes of a checked plan (commits, and offset
+// deletions for rollback entries), a bounded number of groups at a time,
+// in plan order, then reads every written group back in batched
+// OffsetFetch requests and returns each partition's outcome. It stops at
+// the first group whose writes fail, or at o.Stop: the groups already in
+// flight finish and are reported, no other group starts, and the groups
+// after stay as they were. The result says exactly which were written.
+// The caller has checked c.Refusal.
 func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions) ApplyResult {
-	res := ApplyResult{FailedAt: -1}
+	var groups []resetplan.Group
 	for _, g := range c.Plan.Groups {
 		if o.SkipEmptyGroups && len(g.Partitions) == 0 {
 			continue
 		}
-		if res.FailedAt >= 0 {
-			res.Groups = append(res.Groups, c.untouched(g, NotWritten, "apply stopped after an earlier group failed"))
-			continue
+		groups = append(groups, g)
+	}
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = g.Group
+	}
+	// The coordinators only shape the parallelism: a lookup that fails
+	// puts every group in one lane, and the commit finds its coordinator
+	// (or fails, and is reported) by itself.
+	coords, _ := cl.CoordinatorIDs(ctx, names)
+
+	writes := c.writesByGroup(o.Metadata)
+	out := make([]sent, len(groups))
+	interrupted := false
+	var failed atomic.Bool
+	var progressMu sync.Mutex
+	nSent := 0
+	overall := make(chan struct{}, commitsInFlight)
+	lanes := map[int32]chan struct{}{}
+	var wg sync.WaitGroup
+	// acquire takes a slot of ch unless the apply is interrupted first.
+	acquire := func(ch chan struct{}) bool {
+		select {
+		case <-o.Stop:
+			return false
+		default:
+		}
+		select {
+		case ch <- struct{}{}:
+			return true
+		case <-o.Stop:
+			return false
+		}
+	}
+	for i, g := range groups {
+		id, ok := coords[g.Group]
+		if !ok {
+			id = -1
+		}
+		lane := lanes[id]
+		if lane == nil {
+			lane = make(chan struct{}, commitsPerCoordinator)
+			lanes[id] = lane
+		}
+		if failed.Load() {
+			break
+		}
+		if !acquire(lane) {
+			interrupted = true
+			break
+		}
+		if !acquire(overall) {
+			<-lane
+			interrupted = true
+			break
+		}
+		// A failure may have come in while this group waited for a slot.
+		if failed.Load() {
+			<-overall
+			<-lane
+			break
 		}
 		if o.BeforeGroup != nil {
 			o.BeforeGroup(g.Group)
 		}
-		gr := applyGroup(ctx, cl, c, g, o.Metadata)
+		out[i].started = true
+		wg.Go(func() {
+			defer func() { <-overall; <-lane }()
+			var commits []kafkaadmin.OffsetToCommit
+			var deletes []TopicPartition
+			if gw := writes[g.Group]; gw != nil {
+				commits, deletes = gw.commits, gw.deletes
+			}
+			perr, err := send(ctx, cl, g.Group, commits, deletes)
+			out[i].perr, out[i].groupErr = perr, err
+			if err != nil {
+				failed.Store(true)
+			}
+			if o.Progress != nil {
+				progressMu.Lock()
+				nSent++
+				o.Progress(nSent, len(groups))
+				progressMu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+
+	// One read-back for every group whose writes were sent, batched per
+	// coordinator (the describe path): the report states what the broker
+	// holds, not what was sent.
+	var started []string
+	for i, g := range groups {
+		if out[i].started {
+			started = append(started, g.Group)
+		}
+	}
+	if o.ReadingBack != nil {
+		o.ReadingBack(len(started))
+	}
+	after, rerr := readBack(ctx, cl, started)
+
+	res := ApplyResult{FailedAt: -1, Interrupted: interrupted}
+	for i, g := range groups {
+		var gr GroupResult
+		switch {
+		case out[i].started:
+			a, ok := after[g.Group]
+			e := rerr
+			if e == nil && !ok {
+				e = fmt.Errorf("group %s: no offsets read back", g.Group)
+			}
+			if e == nil {
+				e = a.Err
+			}
+			offs := a.Offsets
+			if e != nil {
+				offs = nil
+			}
+			gr = classify(c, g, out[i].perr, out[i].groupErr, offs, e)
+		case interrupted:
+			gr = c.untouched(g, NotWritten, whyInterrupted)
+		default:
+			gr = c.untouched(g, NotWritten, whyStoppedAfterFailure)
+		}
 		res.Groups = append(res.Groups, gr)
-		if gr.Err != nil {
+		if gr.Err != nil && res.FailedAt < 0 {
 			res.FailedAt = len(res.Groups) - 1
 		}
 	}
@@ -164,20 +328,30 @@ func (c *Check) untouched(g resetplan.Group, o Outcome, why string) GroupResult 
 	return gr
 }
 
-// writes splits the check's pending writes of group into commits and
+// groupWrites is one group's pending writes, split into commits and
 // deletions.
-func (c *Check) writes(group, metadata string) (commits []kafkaadmin.OffsetToCommit, deletes []TopicPartition) {
+type groupWrites struct {
+	commits []kafkaadmin.OffsetToCommit
+	deletes []TopicPartition
+}
+
+// writesByGroup splits the check's pending writes by group, in one pass
+// (128,000 pending writes of 2,000 groups: not one pass per group).
+func (c *Check) writesByGroup(metadata string) map[string]*groupWrites {
+	out := map[string]*groupWrites{}
 	for _, w := range c.Pending {
-		if w.Group != group {
-			continue
+		gw := out[w.Group]
+		if gw == nil {
+			gw = &groupWrites{}
+			out[w.Group] = gw
 		}
 		if w.To == nil {
-			deletes = append(deletes, w.TP)
+			gw.deletes = append(gw.deletes, w.TP)
 		} else {
-			commits = append(commits, kafkaadmin.OffsetToCommit{TopicPartition: w.TP, Offset: *w.To, Metadata: metadata})
+			gw.commits = append(gw.commits, kafkaadmin.OffsetToCommit{TopicPartition: w.TP, Offset: *w.To, Metadata: metadata})
 		}
 	}
-	return commits, deletes
+	return out
 }
 
 // send commits and deletes group's pending writes; it returns the errors
@@ -213,27 +387,32 @@ func send(ctx context.Context, cl *kafkaadmin.Client, group string, commits []ka
 	return perr, groupErr
 }
 
-// readBack fetches group's committed offsets after the writes: the report
-// states what the broker holds, not what was sent.
-func readBack(ctx context.Context, cl *kafkaadmin.Client, group string) (map[TopicPartition]kafkaadmin.CommittedOffset, error) {
-	offs, err := cl.FetchOffsets(ctx, []string{group})
-	if err == nil && offs[0].Err != nil {
-		err = offs[0].Err
+// readBack fetches the committed offsets of groups after their writes,
+// in batched multi-group OffsetFetch requests per coordinator.
+func readBack(ctx context.Context, cl *kafkaadmin.Client, groups []string) (map[string]kafkaadmin.GroupOffsets, error) {
+	if len(groups) == 0 {
+		return nil, nil
 	}
+	offs, err := cl.FetchOffsets(ctx, groups)
 	if err != nil {
 		return nil, err
 	}
-	return offs[0].Offsets, nil
+	out := make(map[string]kafkaadmin.GroupOffsets, len(offs))
+	for _, o := range offs {
+		out[o.Group] = o
+	}
+	return out, nil
 }
 
-// applyGroup writes one group's pending partitions, reads every partition
-// back and classifies each; Err is set when the group was not fully
+// classify turns one group's writes (perr, groupErr) and its offsets read
+// back (after; nil when the read-back failed with rerr) into the outcome
+// of each of its partitions; Err is set when the group was not fully
 // written and verified.
-func applyGroup(ctx context.Context, cl *kafkaadmin.Client, c *Check, g resetplan.Group, metadata string) GroupResult {
-	commits, deletes := c.writes(g.Group, metadata)
-	perr, groupErr := send(ctx, cl, g.Group, commits, deletes)
-	after, rerr := readBack(ctx, cl, g.Group)
-
+func classify(c *Check, g resetplan.Group, perr map[TopicPartition]error, groupErr error, after map[TopicPartition]kafkaadmin.CommittedOffset, rerr error) GroupResult {
+	if after == nil && rerr == nil {
+		// Read back fine, and the group holds no commit at all.
+		after = map[TopicPartition]kafkaadmin.CommittedOffset{}
+	}
 	gr := GroupResult{Group: g.Group}
 	nWritten := 0
 	for _, pt := range g.Partitions {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/protocol/offsetcommit"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -26,65 +25,90 @@ type OffsetToCommit struct {
 // accepts this only for groups without active members; the refusal
 // (UNKNOWN_MEMBER_ID) is reported as "the group has active members".
 //
+// The request goes to the group's coordinator from the client's cache,
+// which the reads before a write (apply's preflight) have filled with one
+// batched FindCoordinator: no lookup per commit. A coordinator that moved
+// or went away is forgotten and looked up again.
+//
 // It returns the per-partition outcome (nil: committed). The error is set
 // when the request itself failed, in which case the outcome is unknown.
 func (c *Client) CommitOffsets(ctx context.Context, group string, offsets []OffsetToCommit) (map[TopicPartition]error, error) {
-	byTopic := map[string][]offsetcommit.RequestPartition{}
+	// v8 is the newest version before KIP-848's member epochs (v9), which
+	// an admin commit (generation -1, no member) does not use; every
+	// broker kcg supports has it.
+	v, ok, err := c.pickVersion(ctx, 8, 8)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("the broker does not support the OffsetCommit API at a version kcg speaks")
+	}
+	byTopic := map[string][]kmsg.OffsetCommitRequestTopicPartition{}
 	for _, o := range offsets {
-		byTopic[o.Topic] = append(byTopic[o.Topic], offsetcommit.RequestPartition{
-			PartitionIndex:       o.Partition,
-			CommittedOffset:      o.Offset,
-			CommittedLeaderEpoch: -1,
-			CommittedMetadata:    o.Metadata,
-		})
+		p := kmsg.NewOffsetCommitRequestTopicPartition()
+		p.Partition = o.Partition
+		p.Offset = o.Offset
+		p.LeaderEpoch = -1
+		p.Metadata = kmsg.StringPtr(o.Metadata)
+		byTopic[o.Topic] = append(byTopic[o.Topic], p)
 	}
 	topics := make([]string, 0, len(byTopic))
 	for t := range byTopic {
 		topics = append(topics, t)
 	}
 	slices.Sort(topics)
-	req := &offsetcommit.Request{GroupID: group, GenerationID: -1, MemberID: ""}
+	req := kmsg.NewPtrOffsetCommitRequest()
+	req.Version = v
+	req.Group = group
+	req.Generation = -1
+	req.MemberID = ""
 	for _, t := range topics {
-		req.Topics = append(req.Topics, offsetcommit.RequestTopic{Name: t, Partitions: byTopic[t]})
+		rt := kmsg.NewOffsetCommitRequestTopic()
+		rt.Topic = t
+		rt.Partitions = byTopic[t]
+		req.Topics = append(req.Topics, rt)
 	}
 
 	var result map[TopicPartition]error
 	// Committing the same offsets again is harmless, and apply reads them
 	// back: a connection lost to a coordinator that went down is retried
 	// until it moves, within --timeout.
-	err := withRetryCoordinator(ctx, func() error {
-		// kafka-go's low-level OffsetCommit is routed to the group's
-		// coordinator by the Transport (it implements GroupMessage).
-		m, err := c.transport.RoundTrip(ctx, c.addr, req)
+	err = withRetryCoordinator(ctx, func() error {
+		coords, cerrs, err := c.coordinators(ctx, []string{group})
 		if err != nil {
-			if ctx.Err() != nil {
-				return c.ctxErr(ctx)
+			return err
+		}
+		if e := cerrs[group]; e != nil {
+			return e
+		}
+		m, err := c.roundTrip(ctx, coords[group], req)
+		if err != nil {
+			if ctx.Err() == nil {
+				c.forgetCoordinator(group)
 			}
-			return c.networkErr(err)
+			return err
 		}
-		resp, ok := m.(*offsetcommit.Response)
-		if !ok {
-			return fmt.Errorf("unexpected OffsetCommit response %T", m)
-		}
+		resp := m.(*kmsg.OffsetCommitResponse)
 		result = map[TopicPartition]error{}
 		var retry error
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
-				tp := TopicPartition{Topic: t.Name, Partition: p.PartitionIndex}
+				tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
 				e := kerr("OffsetCommit", "group "+group+" partition "+tp.String(), p.ErrorCode, nil)
 				if e != nil && retriable(e) {
 					retry = e
+					if errors.Is(e, kafka.NotCoordinatorForGroup) || errors.Is(e, kafka.GroupCoordinatorNotAvailable) {
+						c.forgetCoordinator(group)
+					}
 				}
 				result[tp] = e
 			}
 		}
 		return retry
 	})
-	if err != nil && result == nil {
-		return nil, err
-	}
 	if err != nil {
-		// Retries ran out on a coordinator error: the outcome is unknown.
+		// The request failed, or retries ran out on a coordinator error:
+		// the outcome is unknown.
 		return nil, err
 	}
 	for _, o := range offsets {
@@ -226,4 +250,14 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []TopicPar
 func IsActiveGroupError(err error) bool {
 	return errors.Is(err, kafka.UnknownMemberId) || errors.Is(err, kafka.NonEmptyGroup) ||
 		errors.Is(err, kafka.IllegalGeneration)
+}
+
+// CoordinatorIDs returns the coordinator broker id of each group that has
+// one, from the cache (which the preflight's reads have filled) or from
+// batched FindCoordinator requests; a group whose coordinator cannot be
+// found is left out. Apply uses it to bound how many commits go to one
+// coordinator at a time.
+func (c *Client) CoordinatorIDs(ctx context.Context, groups []string) (map[string]int32, error) {
+	coords, _, err := c.coordinators(ctx, vocab.Dedupe(groups))
+	return coords, err
 }

@@ -1,0 +1,104 @@
+package commands_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// countRequests counts the requests kfake receives, per API, while run
+// runs.
+func countRequests(t *testing.T, e *kafkatest.Env, run func()) map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	n := map[string]int{}
+	e.Kfake.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
+		e.Kfake.KeepControl()
+		mu.Lock()
+		n[kmsg.NameForKey(req.Key())]++
+		mu.Unlock()
+		return nil, nil, false
+	})
+	run()
+	e.Kfake.DropControl()
+	mu.Lock()
+	defer mu.Unlock()
+	return maps.Clone(n)
+}
+
+func countsText(n map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(n)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, n[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// The requests of plan, show, diff and apply come in fixed phases: run at
+// 20 and at 90 groups (inside one batch of every batched API), each API
+// is asked as often at both sizes, except OffsetCommit, one per group
+// (and ApiVersions, one per connection). FindCoordinator is one batched
+// request: the commits go to the coordinators the preflight found. The counts are in docs/benchmarks.md ("Request phases of plan,
+// show, diff and apply"). kfake on both tiers: only it counts requests.
+func TestRequestPhasesFixed(t *testing.T) {
+	counts := map[int]map[string]map[string]int{}
+	for _, n := range []int{20, 90} {
+		e := kafkatest.Fake(t)
+		f := newManyGroups(t, e, n)
+		plan := f.path("p.yaml")
+		counts[n] = map[string]map[string]int{}
+		for _, cmd := range [][]string{
+			// Named groups, not --all-groups: the kfake cluster is shared
+			// with other tests' groups.
+			append([]string{"plan", "--all-topics", "--shift-by", "-5", "--out", plan}, f.groups...),
+			{"show", plan},
+			{"diff", plan},
+			{"apply", plan, "--rollback-out", f.path("rb.yaml")},
+		} {
+			args := cmd
+			if cmd[0] != "show" {
+				args = append(append([]string{}, cmd...), "--bootstrap-server", e.Bootstrap)
+			}
+			counts[n][cmd[0]] = countRequests(t, e, func() { kcg(t, args...).MustCode(t, 0) })
+			t.Logf("%d groups, %s: %s", n, cmd[0], countsText(counts[n][cmd[0]]))
+		}
+		e.Kfake.DropControl()
+	}
+	for _, cmd := range []string{"plan", "show", "diff", "apply"} {
+		small, large := counts[20][cmd], counts[90][cmd]
+		for _, api := range slices.Sorted(maps.Keys(large)) {
+			switch {
+			case api == "ApiVersions":
+				// One per connection kafka-go opens, and it opens one per
+				// concurrent request to a broker: bounded by the in-flight
+				// limits, not by the groups.
+				if large[api] > 20 {
+					t.Errorf("%s: %d ApiVersions requests at 90 groups", cmd, large[api])
+				}
+			case api == "Metadata":
+				// Timed, not counted: kafkaadmin reuses an answer for 2 s
+				// and kafka-go's transport refreshes its own layout, so a
+				// slow run (-race, a loaded machine) asks once or twice
+				// more; a phase per group would ask 70 more.
+				if large[api] > small[api]+3 {
+					t.Errorf("%s: Metadata asked %d times at 20 groups, %d at 90", cmd, small[api], large[api])
+				}
+			case cmd == "apply" && api == "OffsetCommit":
+				if small[api] != 20 || large[api] != 90 {
+					t.Errorf("apply: %d and %d OffsetCommit requests at 20 and 90 groups, want one per group", small[api], large[api])
+				}
+			case small[api] != large[api]:
+				t.Errorf("%s: %s asked %d times at 20 groups, %d at 90: not a fixed phase", cmd, api, small[api], large[api])
+			}
+		}
+		if cmd == "show" && len(large) != 0 {
+			t.Errorf("show sent requests: %s", countsText(large))
+		}
+	}
+}
