@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -44,21 +45,15 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 	return renderTablewriter(w, header, rows)
 }
 
-// plainCells reports whether every cell is printable ASCII, where a
+// plainCells reports whether every cell is printable ASCII or one of the
+// few one-column symbols kcg writes itself (narrowSymbols), where a
 // character is one column wide: renderPlain lays such tables out exactly
-// as tablewriter does. Anything else (wide or combining runes, ANSI
-// escapes, line breaks, tabs) goes through tablewriter.
+// as tablewriter does (TestRenderPlainMatchesTablewriter). Anything else
+// (wide or combining runes, ANSI escapes, line breaks, tabs) goes through
+// tablewriter.
 func plainCells(header []string, rows [][]string) bool {
-	plain := func(s string) bool {
-		for i := 0; i < len(s); i++ {
-			if s[i] < 0x20 || s[i] > 0x7e {
-				return false
-			}
-		}
-		return true
-	}
 	for _, h := range header {
-		if !plain(h) {
+		if !plainCell(h) {
 			return false
 		}
 	}
@@ -67,12 +62,36 @@ func plainCells(header []string, rows [][]string) bool {
 			return false
 		}
 		for _, c := range r {
-			if !plain(c) {
+			if !plainCell(c) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// narrowSymbols are the non-ASCII characters of kcg's own tables (diff's
+// "before → after", the watch sparkline, an elided "…"), each one column
+// wide for tablewriter as for a terminal.
+const narrowSymbols = "→…▁▂▃▄▅▆▇█"
+
+func plainCell(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x20 && c <= 0x7e {
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !strings.ContainsRune(narrowSymbols, r) {
+			return false
+		}
+		i += n - 1
+	}
+	return true
+}
+
+// cellWidth is the display width of a plain cell: one column a character.
+func cellWidth(s string) int {
+	return utf8.RuneCountInString(s)
 }
 
 // renderPlain is renderTable's layout for plain cells, without
@@ -85,11 +104,11 @@ func renderPlain(header []string, rows [][]string) []byte {
 	widths := make([]int, len(header))
 	size := 0
 	for i, h := range header {
-		widths[i] = len(h)
+		widths[i] = cellWidth(h)
 	}
 	for _, r := range rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], len(c))
+			widths[i] = max(widths[i], cellWidth(c))
 		}
 	}
 	for _, wd := range widths {
@@ -100,7 +119,7 @@ func renderPlain(header []string, rows [][]string) []byte {
 		start := len(out)
 		for i, c := range cells {
 			out = append(out, c...)
-			for n := len(c); n < widths[i]; n++ {
+			for n := cellWidth(c); n < widths[i]; n++ {
 				out = append(out, ' ')
 			}
 			out = append(out, columnGap...)

@@ -11,7 +11,7 @@ import (
 // does (renderTable picks it for speed, not for a different look).
 func TestRenderPlainMatchesTablewriter(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	alphabet := "ab-_.:()/ 0123456789XYZ"
+	alphabet := []rune("ab-_.:()/ 0123456789XYZ" + narrowSymbols)
 	cell := func() string {
 		n := rng.Intn(12)
 		if rng.Intn(6) == 0 {
@@ -19,7 +19,7 @@ func TestRenderPlainMatchesTablewriter(t *testing.T) {
 		}
 		var b strings.Builder
 		for i := 0; i < n; i++ {
-			b.WriteByte(alphabet[rng.Intn(len(alphabet))])
+			b.WriteRune(alphabet[rng.Intn(len(alphabet))])
 		}
 		return b.String()
 	}
@@ -30,6 +30,7 @@ func TestRenderPlainMatchesTablewriter(t *testing.T) {
 		{[]string{"GROUP", "TOPIC", "LAG"}, [][]string{{"billing", "payments", "3"}, {"billing", totalMarker, ""}}},
 		{[]string{"A", "B"}, [][]string{{"", ""}, {"x", ""}, {"", "y"}}},
 		{[]string{"A", "B", "C"}, [][]string{{" lead", "trail ", "  "}}},
+		{[]string{"GROUP", "DETAIL", "TREND"}, [][]string{{"billing", "12 → 7", "▁▂▃▅▇"}, {"b", "offset 3 → none", "…"}}},
 	}
 	for i := 0; i < 300; i++ {
 		cols := 1 + rng.Intn(9)
