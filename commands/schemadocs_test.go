@@ -195,12 +195,18 @@ func TestFailureDocumentsMatchSchemas(t *testing.T) {
 	plan := t.TempDir() + "/p.yaml"
 	kcgOn(t, e, "plan", g1, g2, "--topic", topic, "--to-earliest", "--out", plan).MustCode(t, 0)
 
+	// Groups are committed several at a time, so a failed apply (nothing
+	// written) needs both groups' commits to fail.
 	for _, tc := range []struct {
-		group  string
+		groups []string
 		code   int
 		result string
-	}{{g2, 4, "partial"}, {g1, 1, "failed"}} {
-		h := e.Kfake.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Group: tc.group, Err: kerr.UnknownServerError, Count: -1})
+	}{{[]string{g2}, 4, "partial"}, {[]string{g1, g2}, 1, "failed"}} {
+		var faults []kfake.Fault
+		for _, g := range tc.groups {
+			faults = append(faults, kfake.Fault{Keys: []kmsg.Key{kmsg.OffsetCommit}, Group: g, Err: kerr.UnknownServerError, Count: -1})
+		}
+		h := e.Kfake.Fault(faults...)
 		r := kcgOn(t, e, "apply", plan, "--rollback-out", plan+"."+tc.result+".yaml", "-o", "json").MustCode(t, tc.code)
 		h.Remove()
 		schematest.MustMatch(t, "ApplyReport", r.Stdout, false)
