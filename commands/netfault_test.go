@@ -3,6 +3,7 @@ package commands_test
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/faultproxy"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
@@ -79,8 +81,13 @@ func (r *faultRig) group(t *testing.T, prefix string) string {
 // --bootstrap-server) with the short timeout, and times it.
 func (r *faultRig) kcg(t *testing.T, args ...string) (clitest.Result, time.Duration) {
 	t.Helper()
+	return r.kcgWithin(t, faultTimeout, args...)
+}
+
+func (r *faultRig) kcgWithin(t *testing.T, timeout time.Duration, args ...string) (clitest.Result, time.Duration) {
+	t.Helper()
 	start := time.Now()
-	res := kcg(t, append(args, "--bootstrap-server", r.pc.Bootstrap(), "--timeout", faultTimeout.String())...)
+	res := kcg(t, append(args, "--bootstrap-server", r.pc.Bootstrap(), "--timeout", timeout.String())...)
 	return res, time.Since(start)
 }
 
@@ -402,4 +409,239 @@ func TestNetworkDelaySucceeds(t *testing.T) {
 	runFault(t, faultproxy.Fault{Mode: faultproxy.Delay, Delay: 20 * time.Millisecond}, func(c netCase) []int {
 		return []int{0}
 	})
+}
+
+// A fault that starts after the preflight, between the first group's
+// writes and the second's, on the OffsetCommit requests only (or, for
+// refuse, on every connection): apply ends within the timeout with exit
+// 4, its report and last line name the groups written, not written and
+// unknown, and the offsets read back once the network heals match the
+// report.
+func TestNetworkFaultDuringApply(t *testing.T) {
+	const offsetCommit = 8
+	for _, tc := range []struct {
+		fault faultproxy.Fault
+		codes []int
+	}{
+		{faultproxy.Fault{Mode: faultproxy.BlackHole, Keys: []int16{offsetCommit}}, []int{4}},
+		{faultproxy.Fault{Mode: faultproxy.Cut, Keys: []int16{offsetCommit}}, []int{0, 4}},
+		{faultproxy.Fault{Mode: faultproxy.Delay, Delay: faultTimeout + 2*time.Second, Keys: []int16{offsetCommit}}, []int{4}},
+		{faultproxy.Fault{Mode: faultproxy.Slow, Rate: 1, Keys: []int16{offsetCommit}}, []int{4}},
+		{faultproxy.Fault{Mode: faultproxy.Refuse}, []int{4}},
+	} {
+		fault := tc.fault
+		t.Run(fault.Mode.String(), func(t *testing.T) {
+			// Not parallel: the apply hook is one per process.
+			r := newFaultRig(t)
+			a, b, c := r.group(t, "a"), r.group(t, "b"), r.group(t, "c")
+			res, _ := r.kcg(t, "plan", a, b, c, "--topic", r.topic, "--to-latest", "--out", r.path("p.yaml"))
+			res.MustCode(t, 0)
+			offs := map[int32]int64{0: 2, 1: 3, 2: 4}
+			restore := commands.SetBeforeGroupCommit(func(group string) {
+				if group == b {
+					r.set(t, fault)
+				}
+			})
+			res, took := r.kcg(t, "apply", r.path("p.yaml"), "-o", "json", "--rollback-out", r.path("rb.yaml"))
+			restore()
+			r.set(t, faultproxy.Fault{})
+			t.Logf("apply, %s from group b on: exit %d in %v; stderr %q", fault, res.Code, took.Round(10*time.Millisecond), strings.TrimSpace(res.Stderr))
+			if took > faultTimeout+faultSlack {
+				t.Errorf("apply took %v, more than --timeout %v + %v", took, faultTimeout, faultSlack)
+			}
+			if !slices.Contains(tc.codes, res.Code) {
+				t.Fatalf("exit %d, want one of %v\nstdout %s\nstderr %s", res.Code, tc.codes, res.Stdout, res.Stderr)
+			}
+			var rep netReport
+			if err := json.Unmarshal([]byte(res.Stdout), &rep); err != nil {
+				t.Fatalf("apply report: %v\n%s", err, res.Stdout)
+			}
+			if res.Code == 0 {
+				for _, g := range rep.Groups {
+					if g.Result != "written" {
+						t.Fatalf("exit 0 but %s %s: %s", g.Group, g.Result, res.Stdout)
+					}
+				}
+			}
+			r.checkApplied(t, res.Stdout, map[string]map[int32]int64{a: offs, b: offs, c: offs})
+			if fault.Mode == faultproxy.Cut && (len(rep.Groups) != 3 || rep.Groups[1].Result != "written") {
+				// The cut commit landed and reads back: b is written and
+				// verified, not "partly" (groupops.applyGroup).
+				t.Fatalf("cut OffsetCommit: b not reported written: %s", res.Stdout)
+			}
+			if res.Code == 0 {
+				return
+			}
+			line, err := errLine(res.Stderr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fault.Mode == faultproxy.Cut {
+				if !strings.Contains(line, "written: "+a+", "+b+";") || rep.Groups[2].Result == "written" {
+					t.Fatalf("cut, exit 4: last line %q, report %s", line, res.Stdout)
+				}
+				return
+			}
+			if rep.Result != "partial" || len(rep.Groups) != 3 || rep.Groups[0].Result != "written" || rep.Groups[2].Result != "not-written" {
+				t.Fatalf("report %s", res.Stdout)
+			}
+			if !strings.Contains(line, "written: "+a+";") || !strings.Contains(line, "not written: "+c) {
+				t.Fatalf("last line %q does not name %s written and %s not written", line, a, c)
+			}
+			if got := rep.Groups[1].Result; !strings.Contains(line, b) || (got == "unknown") != strings.Contains(line, "unknown") {
+				t.Fatalf("last line %q does not say what became of %s (%s)", line, b, got)
+			}
+			// The rollback plan, written before the first commit, puts
+			// every group back.
+			res, _ = r.kcg(t, "apply", r.path("rb.yaml"), "--rollback-out", r.path("rb2.yaml"))
+			res.MustCode(t, 0)
+			for _, g := range []string{a, b, c} {
+				if got := r.e.Committed(t, g)[r.topic]; !mapsEqual(got, offs) {
+					t.Fatalf("after the rollback %s holds %v, want %v", g, got, offs)
+				}
+			}
+		})
+	}
+}
+
+// deadAddr returns a loopback address nothing listens on.
+func deadAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+// With several --bootstrap-server addresses, one that is down costs
+// nothing while another answers (kafka-go tries them in random order, so
+// each command runs several times); with all of them down, exit 1 and one
+// line within the timeout.
+func TestBootstrapAddressDown(t *testing.T) {
+	r := newFaultRig(t)
+	g := r.group(t, "g")
+	dead := deadAddr(t)
+	some := strings.Join(append([]string{dead}, r.pc.Addrs()...), ",")
+	for range 5 {
+		for _, args := range [][]string{{"list"}, {"describe", g, "-o", "json"}} {
+			start := time.Now()
+			res := kcg(t, append(args, "--bootstrap-server", some, "--timeout", faultTimeout.String())...)
+			if res.Code != 0 || time.Since(start) > faultTimeout {
+				t.Fatalf("%v with %s down of %s: exit %d in %v\nstderr: %s", args, dead, some, res.Code, time.Since(start), res.Stderr)
+			}
+		}
+	}
+	all := strings.Join([]string{dead, deadAddr(t), deadAddr(t)}, ",")
+	for _, args := range [][]string{{"list"}, {"describe", g}} {
+		start := time.Now()
+		res := kcg(t, append(args, "--bootstrap-server", all, "--timeout", faultTimeout.String())...)
+		took := time.Since(start)
+		t.Logf("%v with every bootstrap address down: exit %d in %v; stderr %q", args, res.Code, took.Round(10*time.Millisecond), strings.TrimSpace(res.Stderr))
+		res.MustCode(t, 1)
+		if _, err := errLine(res.Stderr); err != nil || took > faultTimeout+faultSlack {
+			t.Fatalf("%v: %v, %v", args, err, took)
+		}
+	}
+}
+
+// One of the three brokers unreachable (its proxy refuses). list and
+// describe --all-groups ask every broker for its groups, so they fail
+// (exit 1, one line naming the broker's address) rather than print a list
+// that may lack groups; describe of a group whose coordinator answers
+// shows the partitions led by the unreachable broker as unknown (null),
+// the rest, exit 1 and one line naming them, within --timeout even when
+// it is short; plan refuses those partitions and writes no file.
+func TestOneBrokerUnreachable(t *testing.T) {
+	r := newFaultRig(t)
+	g := r.group(t, "g")
+	leaders := r.e.Leaders(t, r.topic)
+	coord := r.e.FindCoordinator(t, g)
+	brokers := r.e.BrokerAddrs()
+	t.Logf("leaders %v, coordinator of g: node %d, brokers %v", leaders, coord, brokers)
+	check := func(what string, res clitest.Result, took time.Duration, code int) string {
+		t.Helper()
+		t.Logf("%s: exit %d in %v; stderr %q", what, res.Code, took.Round(10*time.Millisecond), strings.TrimSpace(res.Stderr))
+		if res.Code != code || took > faultTimeout+faultSlack {
+			t.Fatalf("%s: exit %d in %v, want %d within %v\nstdout %s\nstderr %s", what, res.Code, took, code, faultTimeout+faultSlack, res.Stdout, res.Stderr)
+		}
+		line, err := errLine(res.Stderr)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return line
+	}
+	for i, p := range r.pc.Proxies() {
+		if err := p.Set(faultproxy.Fault{Mode: faultproxy.Refuse}); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"list"}, {"describe", "--all-groups"}} {
+			res, took := r.kcg(t, args...)
+			line := check(fmt.Sprintf("%v, broker %d refused", args, i), res, took, 1)
+			if !strings.Contains(line, p.Addr()) || res.Stdout != "" {
+				t.Fatalf("%v: line %q does not name the unreachable %s, or stdout %q", args, line, p.Addr(), res.Stdout)
+			}
+		}
+		if err := p.Set(faultproxy.Fault{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The broker of the coordinator, and one that only leads partitions.
+	var node int
+	var led []int
+	for n := range brokers {
+		if n == coord {
+			continue
+		}
+		led = nil
+		for part, l := range leaders {
+			if l == n {
+				led = append(led, part)
+			}
+		}
+		if len(led) > 0 {
+			node = n
+			break
+		}
+	}
+	if len(led) == 0 {
+		t.Skipf("every partition of %s is led by the coordinator's broker (leaders %v): no broker to fail alone", r.topic, leaders)
+	}
+	// Node ids are 0..2 on kfake and 1..3 on the real cluster, in the
+	// order of BrokerAddrs.
+	if r.e.Real {
+		node--
+	}
+	p := r.pc.Proxy(brokers[node])
+	if err := p.Set(faultproxy.Fault{Mode: faultproxy.Refuse}); err != nil {
+		t.Fatal(err)
+	}
+	// 2 s is less than the least that listOffsetsRetries' backoff adds up
+	// to (about 2.3 s): the retries must stop in time to report
+	// (kafkaadmin.retryReserve), not run into the deadline.
+	const short = 2 * time.Second
+	res, took := r.kcgWithin(t, short, "describe", g, "-o", "json")
+	line := check("describe, a leader refused", res, took, 1)
+	d := parseDescribe(t, res.Stdout)
+	if len(d.Groups) != 1 || len(d.Groups[0].Offsets) != 3 {
+		t.Fatalf("describe document %s", res.Stdout)
+	}
+	for _, o := range d.Groups[0].Offsets {
+		part := int(o["partition"].(float64))
+		unknown := o["logEndOffset"] == nil
+		if unknown != slices.Contains(led, part) {
+			t.Fatalf("partition %d: logEndOffset %v, led by the unreachable broker: %v", part, o["logEndOffset"], slices.Contains(led, part))
+		}
+		if unknown && !strings.Contains(line, fmt.Sprintf("%s/%d", r.topic, part)) {
+			t.Fatalf("line %q does not name %s/%d", line, r.topic, part)
+		}
+	}
+	res, took = r.kcgWithin(t, short, "plan", g, "--topic", r.topic, "--to-latest", "--out", r.path("down.yaml"))
+	line = check("plan, a leader refused", res, took, 1)
+	if _, err := os.Stat(r.path("down.yaml")); err == nil || !strings.Contains(line, fmt.Sprintf("%s/%d", r.topic, led[0])) {
+		t.Fatalf("plan with %s/%d unknown: line %q, file written: %v", r.topic, led[0], line, err == nil)
+	}
 }
