@@ -464,6 +464,7 @@ func TestNetworkFaultDuringApply(t *testing.T) {
 				}
 			}
 			r.checkApplied(t, res.Stdout, map[string]map[int32]int64{a: offs, b: offs, c: offs})
+			t.Logf("after healing: b reported %s, holds %v (was %v)", rep.Groups[1].Result, r.e.Committed(t, b)[r.topic], offs)
 			if fault.Mode == faultproxy.Cut && (len(rep.Groups) != 3 || rep.Groups[1].Result != "written") {
 				// The cut commit landed and reads back: b is written and
 				// verified, not "partly" (groupops.applyGroup).
