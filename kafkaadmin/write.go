@@ -55,7 +55,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets []Offs
 	err := withRetryCoordinator(ctx, func() error {
 		// kafka-go's low-level OffsetCommit is routed to the group's
 		// coordinator by the Transport (it implements GroupMessage).
-		m, err := c.transport.RoundTrip(ctx, c.addr, req)
+		m, err := c.transport.RoundTrip(ctx, c.bootstrapAddr(ctx), req)
 		if err != nil {
 			if ctx.Err() != nil {
 				return c.ctxErr(ctx)
