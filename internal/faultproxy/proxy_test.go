@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"os"
 	"slices"
 	"strconv"
 	"testing"
@@ -18,8 +19,8 @@ import (
 func newCluster(t *testing.T) (*kafkatest.Env, *faultproxy.Cluster) {
 	t.Helper()
 	var e *kafkatest.Env
-	if kafkatest.Cluster(t).Real {
-		e = kafkatest.Cluster(t)
+	if os.Getenv(kafkatest.EnvBootstrap) != "" {
+		e = kafkatest.Cluster(t) // the proxies front the real brokers
 	} else {
 		e = kafkatest.FakeBrokers(t, 3)
 	}
