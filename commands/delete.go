@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -57,7 +58,10 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 		return err
 	}
 	for _, d := range res {
-		if d.Err != nil {
+		switch {
+		case errors.Is(d.Err, groupops.ErrOutcomeUnknown):
+			fmt.Fprintf(s.Err, "kcg: group %s may or may not have been deleted: %s\n", d.Group, kafkaadmin.Meaning(d.Err))
+		case d.Err != nil:
 			fmt.Fprintf(s.Err, "kcg: group %s was not deleted: %s\n", d.Group, kafkaadmin.Meaning(d.Err))
 		}
 	}

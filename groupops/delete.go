@@ -35,12 +35,59 @@ func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 	if err != nil {
 		return nil, err
 	}
+	checkLostDeletes(ctx, cl, res)
 	out := make([]GroupDeletion, 0, len(groups))
 	for _, g := range groups {
 		out = append(out, GroupDeletion{Group: g, Err: res[g]})
 	}
 	slices.SortFunc(out, func(a, b GroupDeletion) int { return strings.Compare(a.Group, b.Group) })
 	return out, nil
+}
+
+// ErrOutcomeUnknown marks a write whose request may have reached Kafka
+// although its answer was lost (a connection cut, a deadline), and whose
+// effect could not be read back: it may or may not have happened.
+var ErrOutcomeUnknown = errors.New("the request may have reached Kafka but its answer was lost, and reading the result back failed")
+
+// lostAnswer reports an error after which a request may have been
+// carried out: the connection failed or the deadline passed.
+func lostAnswer(err error) bool {
+	var ue *kafkaadmin.UnreachableError
+	var te *kafkaadmin.TimeoutError
+	return errors.As(err, &ue) || errors.As(err, &te)
+}
+
+// checkLostDeletes asks the coordinators whether the groups whose delete
+// lost its answer still exist: a group that is gone was deleted (its
+// error is cleared), one that is still there was not (its error stays),
+// and when the check fails too the error says the outcome is unknown.
+func checkLostDeletes(ctx context.Context, cl *kafkaadmin.Client, res map[string]error) {
+	var lost []string
+	for g, e := range res {
+		if e != nil && lostAnswer(e) {
+			lost = append(lost, g)
+		}
+	}
+	if len(lost) == 0 {
+		return
+	}
+	slices.Sort(lost)
+	gs, err := cl.ListCoordinatedGroups(ctx, lost, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		for _, g := range lost {
+			res[g] = fmt.Errorf("%w: %w (check with kcg list)", ErrOutcomeUnknown, res[g])
+		}
+		return
+	}
+	listed := map[string]bool{}
+	for _, g := range gs {
+		listed[g.Group] = true
+	}
+	for _, g := range lost {
+		if !listed[g] {
+			res[g] = nil
+		}
+	}
 }
 
 // OffsetDeletion is the outcome of one OffsetDelete request.
@@ -116,6 +163,13 @@ func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, spe
 	}
 	tps = vocab.SortedPartitions(tps)
 	res, err := cl.DeleteOffsets(ctx, group, tps)
+	if err != nil && lostAnswer(err) {
+		// The request may have been carried out: what the group holds
+		// now says which offsets are gone.
+		if res, err = readBackDeletes(ctx, cl, group, tps, err); err != nil {
+			return r, err
+		}
+	}
 	if err != nil {
 		var ke *kafkaadmin.KafkaError
 		if !errors.As(err, &ke) {
@@ -135,4 +189,25 @@ func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, spe
 		r.Partitions = append(r.Partitions, PartitionDeletion{Topic: tp.Topic, Partition: &p, Err: pe})
 	}
 	return r, nil
+}
+
+// readBackDeletes is the outcome of an OffsetDelete whose answer was lost
+// (lost is why), read from the group's committed offsets: a partition
+// without one was deleted, one that still has one was not. When the
+// offsets cannot be read either, the outcome is unknown.
+func readBackDeletes(ctx context.Context, cl *kafkaadmin.Client, group string, tps []TopicPartition, lost error) (kafkaadmin.DeleteOffsetsResult, error) {
+	res := kafkaadmin.DeleteOffsetsResult{Partitions: map[TopicPartition]error{}}
+	offs, err := cl.FetchOffsets(ctx, []string{group})
+	if err == nil && offs[0].Err != nil && !errors.Is(offs[0].Err, vocab.ErrGroupNotFound) {
+		err = offs[0].Err
+	}
+	if err != nil {
+		return res, fmt.Errorf("deleting offsets of group %s: %w: %w (check with kcg describe %s)", group, ErrOutcomeUnknown, lost, group)
+	}
+	for _, tp := range tps {
+		if _, ok := offs[0].Offsets[tp]; ok {
+			res.Partitions[tp] = lost
+		}
+	}
+	return res, nil
 }

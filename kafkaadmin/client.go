@@ -29,7 +29,8 @@ const maxInFlight = 8
 // concurrent use. Close releases its connections.
 type Client struct {
 	cfg       Config
-	addr      net.Addr
+	addr      net.Addr // every bootstrap address; see bootstrapAddr
+	boot      bootstrapProbe
 	transport *kafka.Transport
 	cancel    context.CancelFunc
 	sem       chan struct{}
@@ -215,7 +216,7 @@ func (c *Client) roundTrip(ctx context.Context, broker int32, req kmsg.Request) 
 	if broker != anyBroker {
 		msg = &brokerRawRequest{rawRequest: raw, broker: broker}
 	}
-	m, err := c.transport.RoundTrip(ctx, c.addr, msg)
+	m, err := c.transport.RoundTrip(ctx, c.bootstrapAddr(ctx), msg)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, c.ctxErr(ctx)

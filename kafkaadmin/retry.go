@@ -36,6 +36,15 @@ const (
 	listOffsetsRetries = 8
 )
 
+// retryReserve is the time retry leaves on the context's deadline: a
+// wait that would end closer to the deadline than this is not started,
+// and retry returns errRetriesExhausted at once. The caller then still
+// has time to report what it has — describe the partitions it could read
+// with the others shown unknown, apply the offsets it reads back —
+// instead of every request dying together with the --timeout
+// (docs/reliability.md, network faults).
+const retryReserve = 500 * time.Millisecond
+
 // errRetriesExhausted is what retry returns when the bound is reached: the
 // caller's last error says why, and retry does not know it.
 var errRetriesExhausted = errors.New("kafkaadmin: retries exhausted")
@@ -44,8 +53,10 @@ var errRetriesExhausted = errors.New("kafkaadmin: retries exhausted")
 // something is left to try again, at most retries+1 times, waiting between
 // attempts. It returns nil once try reports it is done,
 // errRetriesExhausted when the bound is reached, and the context's error
-// when the context ends during a wait. try keeps its own results and last
-// error: retry only decides whether and when to call it again.
+// when the context ends during a wait; it also returns errRetriesExhausted
+// when the next wait would end within retryReserve of the context's
+// deadline. try keeps its own results and last error: retry only decides
+// whether and when to call it again.
 func retry(ctx context.Context, retries int, try func(attempt int) (again bool)) error {
 	backoff := retryFirstBackoff
 	for attempt := 0; ; attempt++ {
@@ -55,10 +66,14 @@ func retry(ctx context.Context, retries int, try func(attempt int) (again bool))
 		if attempt >= retries {
 			return errRetriesExhausted
 		}
+		wait := jitter(backoff)
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl)-wait < retryReserve {
+			return errRetriesExhausted
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(jitter(backoff)):
+		case <-time.After(wait):
 		}
 		backoff = min(backoff*2, retryMaxBackoff)
 	}

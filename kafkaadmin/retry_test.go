@@ -42,3 +42,29 @@ func TestJitterStaysWithinBackoff(t *testing.T) {
 		}
 	}
 }
+
+// A retry loop stops while retryReserve is still left on the deadline, so
+// its caller can report what it has before --timeout ends the command.
+func TestRetryLeavesReserve(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), retryReserve+300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	calls := 0
+	err := retry(ctx, 1000, func(int) bool { calls++; return true })
+	if !errors.Is(err, errRetriesExhausted) || ctx.Err() != nil {
+		t.Fatalf("err = %v, context %v after %v and %d calls; want errRetriesExhausted with the context still live", err, ctx.Err(), time.Since(start), calls)
+	}
+	if calls < 2 {
+		t.Fatalf("%d calls: the loop should retry while the reserve is not reached", calls)
+	}
+	dl, _ := ctx.Deadline()
+	if left := time.Until(dl); left < retryReserve-50*time.Millisecond {
+		t.Fatalf("stopped with %v left, want at least the reserve %v", left, retryReserve)
+	}
+
+	// Without a deadline only the bound stops it.
+	calls = 0
+	if err := retry(context.Background(), 3, func(int) bool { calls++; return true }); !errors.Is(err, errRetriesExhausted) || calls != 4 {
+		t.Fatalf("no deadline: %d calls, %v", calls, err)
+	}
+}

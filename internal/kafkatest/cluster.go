@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kfake"
 )
 
 // Environment variables of a multi-broker cluster (kafka.sh start
@@ -238,4 +239,54 @@ func (e *Env) leaders(ctx context.Context, topic string) (map[int]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// EnvBootstrapServers is every broker of the real cluster, comma-separated
+// (kafka.sh writes it beside EnvBootstrap).
+const EnvBootstrapServers = "KCG_TEST_BOOTSTRAP_SERVERS"
+
+// FakeBrokers returns an in-process kfake cluster of n brokers of its own
+// (not shared with other tests), closed when the test ends; cluster id
+// KfakeClusterID, topic auto-creation on. It is for the tests that need
+// several brokers on the kfake tier, e.g. behind internal/faultproxy.
+func FakeBrokers(t testing.TB, n int) *Env {
+	t.Helper()
+	c, err := kfake.NewCluster(
+		kfake.NumBrokers(n),
+		kfake.ClusterID(KfakeClusterID),
+		kfake.AllowAutoTopicCreation(),
+		kfake.DefaultNumPartitions(1),
+	)
+	if err != nil {
+		t.Fatalf("kafkatest: starting kfake with %d brokers: %v", n, err)
+	}
+	cl, tr := newClient(c.ListenAddrs()[0])
+	e := &Env{Bootstrap: c.ListenAddrs()[0], Kfake: c, Client: cl, Transport: tr}
+	t.Cleanup(func() {
+		if e.kgo != nil {
+			e.kgo.Close()
+		}
+		tr.CloseIdleConnections()
+		c.Close()
+	})
+	return e
+}
+
+// BrokerAddrs returns the address of every broker: on kfake its
+// listeners, on the real tier KCG_TEST_BOOTSTRAP_SERVERS (the bootstrap
+// address alone when that is unset).
+func (e *Env) BrokerAddrs() []string {
+	if e.Kfake != nil {
+		return e.Kfake.ListenAddrs()
+	}
+	var out []string
+	for _, a := range strings.Split(os.Getenv(EnvBootstrapServers), ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{e.Bootstrap}
+	}
+	return out
 }

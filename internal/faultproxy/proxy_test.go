@@ -1,0 +1,144 @@
+package faultproxy_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+
+	"github.com/kcg-dev/kcg/internal/faultproxy"
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+)
+
+func newCluster(t *testing.T) (*kafkatest.Env, *faultproxy.Cluster) {
+	t.Helper()
+	var e *kafkatest.Env
+	if os.Getenv(kafkatest.EnvBootstrap) != "" {
+		e = kafkatest.Cluster(t) // the proxies front the real brokers
+	} else {
+		e = kafkatest.FakeBrokers(t, 3)
+	}
+	pc, err := faultproxy.New(e.BrokerAddrs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pc.Close()
+		if errs := pc.Errors(); len(errs) > 0 {
+			t.Errorf("proxy errors: %v", errs)
+		}
+	})
+	return e, pc
+}
+
+// client is a fresh kafka-go client (no pooled connections) that
+// bootstraps through addr.
+func client(addr string) (*kafka.Client, func()) {
+	tr := &kafka.Transport{DialTimeout: 2 * time.Second}
+	return &kafka.Client{Addr: kafka.TCP(addr), Transport: tr}, tr.CloseIdleConnections
+}
+
+// Every broker address a client learns is a proxy's, so all its traffic
+// goes through the proxies: Metadata and FindCoordinator are rewritten.
+func TestRewritesBrokerAddresses(t *testing.T) {
+	e, pc := newCluster(t)
+	cl, done := client(pc.Proxies()[0].Addr())
+	defer done()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	md, err := cl.Metadata(ctx, &kafka.MetadataRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range md.Brokers {
+		got = append(got, net.JoinHostPort(b.Host, strconv.Itoa(b.Port)))
+	}
+	want := pc.Addrs()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("brokers %v, want the proxies %v (brokers %v)", got, want, e.BrokerAddrs())
+	}
+	fc, err := cl.FindCoordinator(ctx, &kafka.FindCoordinatorRequest{Key: kafkatest.UniqueName(t, "g")})
+	if err != nil || fc.Error != nil {
+		t.Fatal(err, fc.Error)
+	}
+	if c := net.JoinHostPort(fc.Coordinator.Host, strconv.Itoa(fc.Coordinator.Port)); !slices.Contains(want, c) {
+		t.Fatalf("coordinator %s is not a proxy %v", c, want)
+	}
+	if pc.Proxies()[0].Requests(3) == 0 {
+		t.Fatal("the bootstrap proxy saw no Metadata request")
+	}
+}
+
+// Each fault does what it says to one Metadata request through one proxy.
+func TestFaults(t *testing.T) {
+	_, pc := newCluster(t)
+	p := pc.Proxies()[0]
+	metadata := func(timeout time.Duration) (time.Duration, error) {
+		cl, done := client(p.Addr())
+		defer done()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		start := time.Now()
+		_, err := cl.Metadata(ctx, &kafka.MetadataRequest{})
+		return time.Since(start), err
+	}
+	set := func(f faultproxy.Fault) {
+		t.Helper()
+		if err := p.Set(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if _, err := metadata(5 * time.Second); err != nil {
+		t.Fatalf("pass: %v", err)
+	}
+
+	set(faultproxy.Fault{Mode: faultproxy.Refuse})
+	if _, err := net.DialTimeout("tcp", p.Addr(), time.Second); err == nil {
+		t.Fatal("refuse: the dial succeeded")
+	}
+	set(faultproxy.Fault{})
+	if _, err := metadata(5 * time.Second); err != nil {
+		t.Fatalf("pass again after refuse, same address: %v", err)
+	}
+
+	set(faultproxy.Fault{Mode: faultproxy.BlackHole})
+	if d, err := metadata(time.Second); !errors.Is(err, context.DeadlineExceeded) || d < time.Second {
+		t.Fatalf("black-hole: %v after %v, want the deadline", err, d)
+	}
+
+	set(faultproxy.Fault{Mode: faultproxy.Delay, Delay: 300 * time.Millisecond})
+	if d, err := metadata(5 * time.Second); err != nil || d < 300*time.Millisecond {
+		t.Fatalf("delay: %v after %v", err, d)
+	}
+
+	set(faultproxy.Fault{Mode: faultproxy.Cut})
+	if d, err := metadata(5 * time.Second); err == nil || d > 4*time.Second {
+		t.Fatalf("cut: %v after %v, want a connection error at once", err, d)
+	}
+
+	// kafka-go's ApiVersions response alone is some hundred bytes: at
+	// 200 B/s a Metadata exchange takes more than a second.
+	set(faultproxy.Fault{Mode: faultproxy.Slow, Rate: 200})
+	if d, err := metadata(20 * time.Second); err != nil || d < time.Second {
+		t.Fatalf("slow: %v after %v", err, d)
+	}
+
+	// Keys: a black hole for OffsetCommit only lets Metadata through.
+	set(faultproxy.Fault{Mode: faultproxy.BlackHole, Keys: []int16{8}})
+	if _, err := metadata(5 * time.Second); err != nil {
+		t.Fatalf("black-hole of OffsetCommit only: Metadata %v", err)
+	}
+	if err := p.Set(faultproxy.Fault{Mode: faultproxy.Slow}); err == nil {
+		t.Fatal("slow without a rate accepted")
+	}
+}
