@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +10,21 @@ import (
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
+
+// background is the test's TB for a fixture called from a goroutine of
+// the test: t.Fatal (and FailNow) may only be called from the test's own
+// goroutine, so a failing fixture there records the error with t.Error and
+// ends only its own goroutine. The test waits for that goroutine before it
+// returns, so the error is never reported after the test has completed.
+type background struct{ testing.TB }
+
+func (b background) Fatal(args ...any) { b.Helper(); b.Error(args...); runtime.Goexit() }
+func (b background) Fatalf(format string, args ...any) {
+	b.Helper()
+	b.Errorf(format, args...)
+	runtime.Goexit()
+}
+func (b background) FailNow() { b.Fail(); runtime.Goexit() }
 
 type lagSample struct {
 	APIVersion string `json:"apiVersion"`
@@ -42,6 +58,7 @@ func TestWatchJSONLines(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { // produces 1 record and commits 20 more every 100 ms
+		t := background{t}
 		committed := int64(0)
 		for {
 			select {
@@ -104,10 +121,11 @@ func TestWatchRewind(t *testing.T) {
 	go func() {
 		defer close(done)
 		time.Sleep(500 * time.Millisecond)
-		e.Commit(t, group, topic, map[int32]int64{0: 5})
+		e.Commit(background{t}, group, topic, map[int32]int64{0: 5})
 	}()
-	r := kcgOn(t, e, "watch", group, "--interval", "1s", "--count", "2", "-o", "json").MustCode(t, 0)
-	<-done
+	r := kcgOn(t, e, "watch", group, "--interval", "1s", "--count", "2", "-o", "json")
+	<-done // before anything can end the test: the goroutine may still report
+	r.MustCode(t, 0)
 	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
 	var s lagSample
 	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &s) != nil || s.Groups[0].Status != "REWIND" {
