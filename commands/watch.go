@@ -84,6 +84,13 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 	}
 	w := groupops.NewWatcher()
 	redraw := s.OutTTY && o.format == output.FormatTable
+	if redraw {
+		// Every way out of runWatch — --count, Ctrl-C, SIGTERM, an error —
+		// passes here, so the cursor is shown again; the error itself is
+		// printed on stderr after this has run.
+		fmt.Fprint(s.Out, output.ScreenStart)
+		defer fmt.Fprint(s.Out, output.ScreenEnd)
+	}
 	for n := 0; o.count == 0 || n < o.count; n++ {
 		if n > 0 {
 			select {
@@ -99,12 +106,12 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 			}
 			return err
 		}
-		if o.format == output.FormatJSON {
+		switch {
+		case o.format == output.FormatJSON:
 			err = output.WriteJSONLine(s.Out, doc)
-		} else {
-			if redraw {
-				fmt.Fprint(s.Out, "\033[H\033[2J")
-			}
+		case redraw:
+			_, err = s.Out.Write(doc.Frame(watchScreen(s, o.interval)))
+		default:
 			err = output.Write(s.Out, output.FormatTable, doc)
 		}
 		if err != nil {
@@ -112,6 +119,18 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 		}
 	}
 	return nil
+}
+
+// watchScreen is the terminal as it is now: its size is asked before every
+// frame, so a resized window is followed at the next sample.
+func watchScreen(s Streams, interval time.Duration) output.Screen {
+	sc := output.Screen{Color: !s.NoColor, Interval: interval}
+	if s.OutSize != nil {
+		if w, h, ok := s.OutSize(); ok {
+			sc.Width, sc.Height = w, h
+		}
+	}
+	return sc
 }
 
 // watchSample takes one sample: describe's phases within timeout.

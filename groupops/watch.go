@@ -25,6 +25,15 @@ const (
 // group's status is its worst partition's.
 var statusRank = []string{StatusOK, StatusUnknown, StatusWarn, StatusStall, StatusStop, StatusRewind}
 
+// StatusRank orders the statuses from the least alarming (0, OK) to the
+// most (REWIND); an unknown status ranks as UNKNOWN.
+func StatusRank(status string) int {
+	if i := slices.Index(statusRank, status); i >= 0 {
+		return i
+	}
+	return slices.Index(statusRank, StatusUnknown)
+}
+
 // point is one sample of one partition of one group.
 type point struct {
 	at                  time.Time

@@ -113,12 +113,19 @@ func WriteJSONLine(w io.Writer, doc any) error {
 // WriteTable writes one row per group: GROUP STATE MEMBERS LAG [TIME-LAG]
 // CONSUME/S PRODUCE/S ETA STATUS TREND.
 func (s LagSample) WriteTable(w io.Writer) error {
-	header := []string{"GROUP", "STATE", "MEMBERS", "LAG"}
+	header, rows := s.cells()
+	return renderTable(w, header, rows)
+}
+
+// cells is the table of WriteTable, one row per group in s.Groups' order;
+// Frame lays out the same cells for a terminal.
+func (s LagSample) cells() (header []string, rows [][]string) {
+	header = []string{"GROUP", "STATE", "MEMBERS", "LAG"}
 	if s.timeLag {
 		header = append(header, "TIME-LAG")
 	}
 	header = append(header, "CONSUME/S", "PRODUCE/S", "ETA", "STATUS", "TREND")
-	var rows [][]string
+	rows = make([][]string, 0, len(s.Groups))
 	for _, g := range s.Groups {
 		r := []string{g.Group, StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag)}
 		if s.timeLag {
@@ -131,7 +138,7 @@ func (s LagSample) WriteTable(w io.Writer) error {
 		r = append(r, rateCell(g.ConsumeRate), rateCell(g.ProduceRate), eta, g.Status, Sparkline(g.Trend))
 		rows = append(rows, r)
 	}
-	return renderTable(w, header, rows)
+	return header, rows
 }
 
 func rateCell(v *float64) string {
