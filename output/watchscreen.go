@@ -64,7 +64,8 @@ var dropOrder = []string{"MEMBERS", "STATE", "PRODUCE/S", "CONSUME/S", "TREND", 
 // minGroupWidth is how far GROUP is cut before STATUS is dropped.
 const minGroupWidth = 8
 
-// Frame draws s for a terminal: from the cursor home, a title line, the
+// Frame draws s for a terminal: from the cursor home, a title line (the
+// sample's time, the number of groups, the interval), the
 // table and, when not every group fits, a line saying how many are not
 // shown; every line is erased before it is written and the rest of the
 // screen after the last, so a frame overwrites the one before it without
@@ -80,7 +81,8 @@ func (s LagSample) Frame(sc Screen) []byte {
 			r[i] = screenSafe(r[i])
 		}
 	}
-	title := fmt.Sprintf("kcg watch: %d %s every %s at %s", len(s.Groups), plural(len(s.Groups), "group", "groups"), sc.Interval, s.Time)
+	// The time first: on a narrow terminal it is what shows the frame is new.
+	title := fmt.Sprintf("%s  kcg watch: %d %s every %s", s.Time, len(s.Groups), plural(len(s.Groups), "group", "groups"), sc.Interval)
 	var footer string
 	if sc.Height > 0 {
 		room := sc.Height - 3 // the title, the header and the free last row

@@ -137,7 +137,7 @@ func TestFrameFollowsHeight(t *testing.T) {
 	if !strings.HasPrefix(lines[8], "… 24 more groups not shown") {
 		t.Errorf("footer %q", lines[8])
 	}
-	if !strings.HasPrefix(lines[0], "kcg watch: 30 groups every 0s at 2026-12-01T12:00:00.000Z") {
+	if lines[0] != "2026-12-01T12:00:00.000Z  kcg watch: 30 groups every 0s" {
 		t.Errorf("title %q", lines[0])
 	}
 	// Every group fits: all of them, no footer.
