@@ -91,12 +91,21 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 		fmt.Fprint(s.Out, output.ScreenStart)
 		defer fmt.Fprint(s.Out, output.ScreenEnd)
 	}
+	// Samples start every interval from the first (not an interval after
+	// the previous one ended), so a sample's own time does not stretch the
+	// period; a sample that takes longer than the interval is followed at
+	// once by the next, never by a burst of catching up.
+	next := time.Now()
 	for n := 0; o.count == 0 || n < o.count; n++ {
 		if n > 0 {
+			next = next.Add(o.interval)
+			if now := time.Now(); next.Before(now) {
+				next = now
+			}
 			select {
 			case <-c.Context.Done():
 				return nil
-			case <-time.After(o.interval):
+			case <-time.After(time.Until(next)):
 			}
 		}
 		doc, err := watchSample(c.Context, cl, timeout, o, w)
