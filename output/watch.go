@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -97,9 +98,23 @@ func round(v *float64) *float64 {
 	return Ptr(math.Round(*v*100) / 100)
 }
 
+// lagSampleBuf keeps the buffer of the last sample for the next: a watch
+// writes samples of the same size again and again.
+var lagSampleBuf = sync.Pool{New: func() any { return new([]byte) }}
+
 // WriteJSONLine writes doc as one line of JSON (no HTML escaping), for a
 // stream of samples that `jq` and log shippers read one line at a time.
 func WriteJSONLine(w io.Writer, doc any) error {
+	if s, ok := doc.(LagSample); ok {
+		buf := lagSampleBuf.Get().(*[]byte)
+		defer lagSampleBuf.Put(buf)
+		b, ok := appendLagSample((*buf)[:0], s)
+		*buf = b
+		if ok {
+			_, err := w.Write(b)
+			return err
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
