@@ -28,7 +28,9 @@ func watchCommand(s Streams) *cli.Command {
 		Usage:     "re-describe groups every interval: lag, consume and produce rates, ETA and status",
 		ArgsUsage: "GROUP... | --all-groups",
 		Description: "Each sample costs the request phases of describe. On a terminal the table is\n" +
-			"redrawn in place; -o json writes one LagSample document per line per sample.\n" +
+			"redrawn in place, fits the window (columns leave from MEMBERS and STATE on),\n" +
+			"shows the most alarming groups when not all fit, and colours STATUS unless\n" +
+			"NO_COLOR is set; -o json writes one LagSample document per line per sample.\n" +
 			"Ends after --count samples or on Ctrl-C, with the last sample complete.",
 		Flags: append([]cli.Flag{
 			groupFlag(),
