@@ -15,8 +15,11 @@ import (
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
-// tmuxServer is a private tmux server (its own socket, no config file)
-// that the test kills when it ends.
+// tmuxServer is a private tmux server (its own socket in the test's
+// temporary folder, no config file) that the test kills when it ends.
+// tmux -L would put the socket in /tmp/tmux-UID, where kill-server leaves
+// the file behind; -S in t.TempDir() is as private and goes with the
+// folder.
 type tmuxServer struct {
 	t      *testing.T
 	bin    string
@@ -29,14 +32,14 @@ func newTmux(t *testing.T) *tmuxServer {
 	if err != nil {
 		t.Skip("tmux is not installed: the real-terminal test of kcg watch needs it")
 	}
-	s := &tmuxServer{t: t, bin: bin, socket: kafkatest.UniqueName(t, "kcg-watch")}
-	t.Cleanup(func() { _ = exec.Command(bin, "-L", s.socket, "kill-server").Run() })
+	s := &tmuxServer{t: t, bin: bin, socket: filepath.Join(t.TempDir(), "tmux")}
+	t.Cleanup(func() { _ = exec.Command(bin, "-S", s.socket, "kill-server").Run() })
 	return s
 }
 
 func (s *tmuxServer) run(args ...string) string {
 	s.t.Helper()
-	out, err := exec.Command(s.bin, append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	out, err := exec.Command(s.bin, append([]string{"-S", s.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
 	if err != nil {
 		s.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
