@@ -28,7 +28,9 @@ func watchCommand(s Streams) *cli.Command {
 		Usage:     "re-describe groups every interval: lag, consume and produce rates, ETA and status",
 		ArgsUsage: "GROUP... | --all-groups",
 		Description: "Each sample costs the request phases of describe. On a terminal the table is\n" +
-			"redrawn in place; -o json writes one LagSample document per line per sample.\n" +
+			"redrawn in place, fits the window (columns leave from MEMBERS and STATE on),\n" +
+			"shows the most alarming groups when not all fit, and colours STATUS unless\n" +
+			"NO_COLOR is set; -o json writes one LagSample document per line per sample.\n" +
 			"Ends after --count samples or on Ctrl-C, with the last sample complete.",
 		Flags: append([]cli.Flag{
 			groupFlag(),
@@ -84,12 +86,28 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 	}
 	w := groupops.NewWatcher()
 	redraw := s.OutTTY && o.format == output.FormatTable
+	if redraw {
+		// Every way out of runWatch — --count, Ctrl-C, SIGTERM, an error —
+		// passes here, so the cursor is shown again; the error itself is
+		// printed on stderr after this has run.
+		fmt.Fprint(s.Out, output.ScreenStart)
+		defer fmt.Fprint(s.Out, output.ScreenEnd)
+	}
+	// Samples start every interval from the first (not an interval after
+	// the previous one ended), so a sample's own time does not stretch the
+	// period; a sample that takes longer than the interval is followed at
+	// once by the next, never by a burst of catching up.
+	next := time.Now()
 	for n := 0; o.count == 0 || n < o.count; n++ {
 		if n > 0 {
+			next = next.Add(o.interval)
+			if now := time.Now(); next.Before(now) {
+				next = now
+			}
 			select {
 			case <-c.Context.Done():
 				return nil
-			case <-time.After(o.interval):
+			case <-time.After(time.Until(next)):
 			}
 		}
 		doc, err := watchSample(c.Context, cl, timeout, o, w)
@@ -99,12 +117,12 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 			}
 			return err
 		}
-		if o.format == output.FormatJSON {
+		switch {
+		case o.format == output.FormatJSON:
 			err = output.WriteJSONLine(s.Out, doc)
-		} else {
-			if redraw {
-				fmt.Fprint(s.Out, "\033[H\033[2J")
-			}
+		case redraw:
+			_, err = s.Out.Write(doc.Frame(watchScreen(s, o.interval)))
+		default:
 			err = output.Write(s.Out, output.FormatTable, doc)
 		}
 		if err != nil {
@@ -112,6 +130,18 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 		}
 	}
 	return nil
+}
+
+// watchScreen is the terminal as it is now: its size is asked before every
+// frame, so a resized window is followed at the next sample.
+func watchScreen(s Streams, interval time.Duration) output.Screen {
+	sc := output.Screen{Color: !s.NoColor, Interval: interval}
+	if s.OutSize != nil {
+		if w, h, ok := s.OutSize(); ok {
+			sc.Width, sc.Height = w, h
+		}
+	}
+	return sc
 }
 
 // watchSample takes one sample: describe's phases within timeout.

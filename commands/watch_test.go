@@ -1,14 +1,36 @@
 package commands_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/output"
 )
+
+// background is the test's TB for a fixture called from a goroutine of
+// the test: t.Fatal (and FailNow) may only be called from the test's own
+// goroutine, so a failing fixture there records the error with t.Error and
+// ends only its own goroutine. The test waits for that goroutine before it
+// returns, so the error is never reported after the test has completed.
+type background struct{ testing.TB }
+
+func (b background) Fatal(args ...any) { b.Helper(); b.Error(args...); runtime.Goexit() }
+func (b background) Fatalf(format string, args ...any) {
+	b.Helper()
+	b.Errorf(format, args...)
+	runtime.Goexit()
+}
+func (b background) FailNow() { b.Fail(); runtime.Goexit() }
 
 type lagSample struct {
 	APIVersion string `json:"apiVersion"`
@@ -42,6 +64,7 @@ func TestWatchJSONLines(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { // produces 1 record and commits 20 more every 100 ms
+		t := background{t}
 		committed := int64(0)
 		for {
 			select {
@@ -104,10 +127,11 @@ func TestWatchRewind(t *testing.T) {
 	go func() {
 		defer close(done)
 		time.Sleep(500 * time.Millisecond)
-		e.Commit(t, group, topic, map[int32]int64{0: 5})
+		e.Commit(background{t}, group, topic, map[int32]int64{0: 5})
 	}()
-	r := kcgOn(t, e, "watch", group, "--interval", "1s", "--count", "2", "-o", "json").MustCode(t, 0)
-	<-done
+	r := kcgOn(t, e, "watch", group, "--interval", "1s", "--count", "2", "-o", "json")
+	<-done // before anything can end the test: the goroutine may still report
+	r.MustCode(t, 0)
 	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
 	var s lagSample
 	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &s) != nil || s.Groups[0].Status != "REWIND" {
@@ -130,5 +154,59 @@ func TestWatchTable(t *testing.T) {
 	}
 	if strings.Contains(r.Stdout, "\033[") {
 		t.Errorf("escape codes without a terminal:\n%q", r.Stdout)
+	}
+}
+
+// On a terminal (OutTTY, a size, colour allowed or not): the cursor is
+// hidden, each sample is a frame drawn from the cursor home that fits the
+// width, and the cursor is shown again at the end, after --count as after
+// Ctrl-C.
+func TestWatchTerminalFrames(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	group := kafkatest.UniqueName(t, "billing-with-a-long-name")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(5)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 2})
+	run := func(ctx context.Context, noColor bool, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := commands.Run(ctx, append([]string{"kcg", "watch", group, "--bootstrap-server", e.Bootstrap}, args...), commands.Streams{
+			In: strings.NewReader(""), Out: &out, Err: &errb, OutTTY: true, NoColor: noColor,
+			OutSize: func() (int, int, bool) { return 40, 12, true },
+		})
+		return code, out.String(), errb.String()
+	}
+	code, out, stderr := run(context.Background(), false, "--interval", "100ms", "--count", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(out, output.ScreenStart) || !strings.HasSuffix(out, output.ScreenEnd) {
+		t.Errorf("cursor not hidden then shown again: %q", out)
+	}
+	frames := strings.Split(strings.TrimPrefix(strings.TrimSuffix(out, output.ScreenEnd), output.ScreenStart), "\033[H")
+	if len(frames) != 3 || frames[0] != "" {
+		t.Fatalf("%d frames, want 2: %q", len(frames)-1, out)
+	}
+	plain := regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	for _, f := range frames[1:] {
+		for _, l := range strings.Split(plain.ReplaceAllString(f, ""), "\n") {
+			if n := utf8.RuneCountInString(l); n > 40 {
+				t.Errorf("line of %d runes on a 40-column terminal: %q", n, l)
+			}
+		}
+	}
+	if !strings.Contains(frames[2], "\033[31mSTOP\033[0m") {
+		t.Errorf("STOP not in red in the second frame: %q", frames[2])
+	}
+	_, out, _ = run(context.Background(), true, "--interval", "100ms", "--count", "2")
+	if strings.Contains(out, "\033[31m") || !strings.Contains(out, "STOP") {
+		t.Errorf("NoColor: %q", out)
+	}
+	// Ctrl-C while waiting for the next sample: exit 0, cursor shown.
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	code, out, stderr = run(ctx, false, "--interval", "1m")
+	if code != 0 || !strings.HasSuffix(out, output.ScreenEnd) || strings.Count(out, "\033[H") != 2 {
+		t.Errorf("after Ctrl-C: exit %d, stderr %q, stdout %q", code, stderr, out)
 	}
 }

@@ -25,22 +25,62 @@ const (
 // group's status is its worst partition's.
 var statusRank = []string{StatusOK, StatusUnknown, StatusWarn, StatusStall, StatusStop, StatusRewind}
 
-// point is one sample of one partition of one group.
+// StatusRank orders the statuses from the least alarming (0, OK) to the
+// most (REWIND); an unknown status ranks as UNKNOWN.
+func StatusRank(status string) int {
+	if i := slices.Index(statusRank, status); i >= 0 {
+		return i
+	}
+	return slices.Index(statusRank, StatusUnknown)
+}
+
+// point is one sample of one partition of one group. It holds no pointer,
+// so the history of 100,000 partitions costs the garbage collector
+// nothing to scan.
 type point struct {
-	at                  time.Time
-	committed, end, lag *int64
+	at                  time.Duration // since the Watcher's first sample (monotonic)
+	committed, end, lag int64
+	known               uint8 // hasCommitted | hasEnd | hasLag
+}
+
+const (
+	hasCommitted uint8 = 1 << iota
+	hasEnd
+	hasLag
+)
+
+// window is the last WatchWindow points of one partition of one group,
+// oldest first, kept in place: a new sample allocates nothing.
+type window struct {
+	pts  [WatchWindow]point
+	n    int
+	seen uint64 // the last sample this partition was in
+}
+
+func (w *window) push(p point) {
+	if w.n == WatchWindow {
+		copy(w.pts[:], w.pts[1:])
+		w.n--
+	}
+	w.pts[w.n] = p
+	w.n++
 }
 
 // Watcher keeps the last WatchWindow samples of every group's partitions
-// and turns each new snapshot into rates, an ETA and a status.
+// and turns each new snapshot into rates, an ETA and a status. A partition
+// or group missing from a sample (a deleted group, a group --all-groups no
+// longer lists) is forgotten, so a long watch of a changing cluster does
+// not grow.
 type Watcher struct {
-	history map[GroupPartition][]point
+	history map[GroupPartition]*window
 	lags    map[string][]*int64 // per group: total lag per sample, for the trend
+	start   time.Time
+	samples uint64
 }
 
 // NewWatcher returns a Watcher with no samples.
 func NewWatcher() *Watcher {
-	return &Watcher{history: map[GroupPartition][]point{}, lags: map[string][]*int64{}}
+	return &Watcher{history: map[GroupPartition]*window{}, lags: map[string][]*int64{}}
 }
 
 // PartitionWatch is one partition of a group in a sample.
@@ -67,35 +107,68 @@ type GroupWatch struct {
 // Add records s, taken at now, and returns every group of it, in s's
 // order.
 func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
-	var out []GroupWatch
+	if w.samples == 0 {
+		w.start = now
+	}
+	w.samples++
+	at := now.Sub(w.start)
+	out := make([]GroupWatch, 0, len(s.Groups))
+	seenGroups := make(map[string]bool, len(s.Groups))
 	for _, g := range s.Groups {
+		seenGroups[g.Name()] = true
 		gw := GroupWatch{Group: g}
 		var consume, produce float64
-		rates := false
-		for _, tp := range vocab.SortedPartitions(g.Partitions()) {
-			p := PartitionWatch{TP: tp, End: s.Bounds[tp].LagEnd(s.ReadCommitted)}
-			if c, ok := g.Offsets[tp]; ok {
-				p.Committed = &c.Offset
-			}
-			if p.Committed != nil && p.End != nil {
-				l := *p.End - *p.Committed
-				p.Lag = &l
-			}
-			if tl, ok := s.TimeLags[GroupPartition{Group: g.Name(), TP: tp}]; ok {
-				p.TimeLag = &tl
-			}
+		var total int64
+		rates, anyLag := false, false
+		tps := vocab.SortedPartitions(g.Partitions())
+		// One allocation for the group's committed, end and lag values and
+		// one for its rates, rather than one per value.
+		ints := make([]int64, 0, 3*len(tps))
+		floats := make([]float64, 0, 3*len(tps))
+		ptr := func(v int64) *int64 { ints = append(ints, v); return &ints[len(ints)-1] }
+		fptr := func(v float64) *float64 { floats = append(floats, v); return &floats[len(floats)-1] }
+		gw.Partitions = make([]PartitionWatch, 0, len(tps))
+		for _, tp := range tps {
 			key := GroupPartition{Group: g.Name(), TP: tp}
-			h := append(w.history[key], point{at: now, committed: p.Committed, end: p.End, lag: p.Lag})
-			if len(h) > WatchWindow {
-				h = h[len(h)-WatchWindow:]
+			p := PartitionWatch{TP: tp}
+			cur := point{at: at}
+			if e := s.Bounds[tp].LagEnd(s.ReadCommitted); e != nil {
+				cur.end, cur.known = *e, cur.known|hasEnd
+				p.End = ptr(*e)
 			}
-			w.history[key] = h
+			if c, ok := g.Offsets[tp]; ok {
+				cur.committed, cur.known = c.Offset, cur.known|hasCommitted
+				p.Committed = ptr(c.Offset)
+			}
+			if cur.known&(hasCommitted|hasEnd) == hasCommitted|hasEnd {
+				cur.lag, cur.known = cur.end-cur.committed, cur.known|hasLag
+				p.Lag = ptr(cur.lag)
+			}
+			if tl, ok := s.TimeLags[key]; ok {
+				v := tl // only a found one escapes, not every lookup
+				p.TimeLag = &v
+			}
+			win := w.history[key]
+			if win == nil {
+				win = &window{}
+				w.history[key] = win
+			}
+			win.push(cur)
+			win.seen = w.samples
+			h := win.pts[:win.n]
 			if len(h) >= 2 {
-				prev, cur := h[len(h)-2], h[len(h)-1]
-				p.ConsumeRate = rate(prev.committed, cur.committed, cur.at.Sub(prev.at))
-				p.ProduceRate = rate(prev.end, cur.end, cur.at.Sub(prev.at))
+				prev := h[len(h)-2]
+				d := cur.at - prev.at
+				if r, ok := rate(prev.committed, cur.committed, prev.known&cur.known&hasCommitted != 0, d); ok {
+					p.ConsumeRate = fptr(r)
+				}
+				if r, ok := rate(prev.end, cur.end, prev.known&cur.known&hasEnd != 0, d); ok {
+					p.ProduceRate = fptr(r)
+				}
 			}
-			p.ETASeconds = eta(p.Lag, p.ConsumeRate, p.ProduceRate)
+			if e, ok := eta(p.Lag, p.ConsumeRate, p.ProduceRate); ok {
+				p.ETASeconds = fptr(e)
+			}
 			p.Status = status(h, len(g.Desc.Members) > 0)
 			if p.ConsumeRate != nil && p.ProduceRate != nil {
 				consume += *p.ConsumeRate
@@ -103,12 +176,15 @@ func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
 				rates = true
 			}
 			if p.Lag != nil {
-				gw.TotalLag = addPtr(gw.TotalLag, *p.Lag)
+				total, anyLag = total+*p.Lag, true
 			}
-			if slices.Index(statusRank, p.Status) > slices.Index(statusRank, gw.Status) {
+			if StatusRank(p.Status) > StatusRank(gw.Status) || gw.Status == "" {
 				gw.Status = p.Status
 			}
 			gw.Partitions = append(gw.Partitions, p)
+		}
+		if anyLag {
+			gw.TotalLag = &total
 		}
 		if gw.Status == "" {
 			gw.Status = StatusUnknown
@@ -119,7 +195,9 @@ func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
 		if rates {
 			gw.ConsumeRate, gw.ProduceRate = &consume, &produce
 		}
-		gw.ETASeconds = eta(gw.TotalLag, gw.ConsumeRate, gw.ProduceRate)
+		if e, ok := eta(gw.TotalLag, gw.ConsumeRate, gw.ProduceRate); ok {
+			gw.ETASeconds = &e
+		}
 		trend := append(w.lags[g.Name()], gw.TotalLag)
 		if len(trend) > WatchWindow {
 			trend = trend[len(trend)-WatchWindow:]
@@ -128,41 +206,41 @@ func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
 		gw.Trend = slices.Clone(trend)
 		out = append(out, gw)
 	}
+	for key, win := range w.history {
+		if win.seen != w.samples {
+			delete(w.history, key)
+		}
+	}
+	for g := range w.lags {
+		if !seenGroups[g] {
+			delete(w.lags, g)
+		}
+	}
 	return out
 }
 
-func addPtr(p *int64, v int64) *int64 {
-	if p == nil {
-		return &v
+// rate is (b - a) per second over d; not ok when either is unknown or d
+// is not positive.
+func rate(a, b int64, known bool, d time.Duration) (float64, bool) {
+	if !known || d <= 0 {
+		return 0, false
 	}
-	s := *p + v
-	return &s
-}
-
-// rate is (b - a) per second over d; nil when either is unknown or d is 0.
-func rate(a, b *int64, d time.Duration) *float64 {
-	if a == nil || b == nil || d <= 0 {
-		return nil
-	}
-	r := float64(*b-*a) / d.Seconds()
-	return &r
+	return float64(b-a) / d.Seconds(), true
 }
 
 // eta is the time to consume lag at the net rate consume - produce; 0
-// when there is no lag, nil when the lag does not shrink or is unknown.
-func eta(lag *int64, consume, produce *float64) *float64 {
+// when there is no lag, not ok when the lag does not shrink or is unknown.
+func eta(lag *int64, consume, produce *float64) (float64, bool) {
 	if lag == nil {
-		return nil
+		return 0, false
 	}
 	if *lag <= 0 {
-		zero := 0.0
-		return &zero
+		return 0, true
 	}
 	if consume == nil || produce == nil || *consume-*produce <= 0 {
-		return nil
+		return 0, false
 	}
-	s := float64(*lag) / (*consume - *produce)
-	return &s
+	return float64(*lag) / (*consume - *produce), true
 }
 
 // status judges the window h (oldest first) of one partition:
@@ -179,25 +257,25 @@ func status(h []point, active bool) string {
 		return StatusUnknown
 	}
 	for i := 1; i < len(h); i++ {
-		a, b := h[i-1].committed, h[i].committed
-		if a != nil && b != nil && *b < *a {
+		a, b := h[i-1], h[i]
+		if a.known&b.known&hasCommitted != 0 && b.committed < a.committed {
 			return StatusRewind
 		}
 	}
 	first, last := h[0], h[len(h)-1]
-	if last.lag == nil {
+	if last.known&hasLag == 0 {
 		return StatusUnknown
 	}
-	if *last.lag <= 0 {
+	if last.lag <= 0 {
 		return StatusOK
 	}
-	if first.committed == nil || *first.committed == *last.committed {
+	if first.known&hasCommitted == 0 || first.committed == last.committed {
 		if active {
 			return StatusStall
 		}
 		return StatusStop
 	}
-	if first.lag != nil && *last.lag > *first.lag {
+	if first.known&hasLag != 0 && last.lag > first.lag {
 		return StatusWarn
 	}
 	return StatusOK

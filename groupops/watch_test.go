@@ -1,6 +1,7 @@
 package groupops
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -81,4 +82,51 @@ func TestWatcherRatesAndETA(t *testing.T) {
 	if len(g.Trend) != WatchWindow {
 		t.Errorf("trend of %d samples, want %d", len(g.Trend), WatchWindow)
 	}
+}
+
+// A group that leaves the samples (deleted, or no longer listed by
+// --all-groups) is forgotten: a long watch of a changing cluster does not
+// grow, and a group that comes back starts a new window.
+func TestWatcherForgetsGroups(t *testing.T) {
+	p := func(v int64) *int64 { return &v }
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	w := NewWatcher()
+	w.Add(sample(p(1), 10, false), t0)
+	w.Add(sample(p(2), 10, false), t0.Add(time.Second))
+	if len(w.history) != 1 || len(w.lags) != 1 {
+		t.Fatalf("history %d, lags %d after two samples of one group", len(w.history), len(w.lags))
+	}
+	w.Add(&Snapshot{}, t0.Add(2*time.Second))
+	if len(w.history) != 0 || len(w.lags) != 0 {
+		t.Errorf("history %d, lags %d after a sample without the group, want 0", len(w.history), len(w.lags))
+	}
+	g := w.Add(sample(p(3), 10, false), t0.Add(3*time.Second))[0]
+	if g.Status != StatusUnknown || g.ConsumeRate != nil || len(g.Trend) != 1 {
+		t.Errorf("a returning group: status %s, rate %v, trend %d; want a new window", g.Status, g.ConsumeRate, len(g.Trend))
+	}
+}
+
+// Each partition's window is kept in place: after the window is full a
+// sample allocates no history.
+func BenchmarkWatcherAdd(b *testing.B) {
+	const groups, partitions = 200, 64
+	s := &Snapshot{Bounds: map[TopicPartition]LogBounds{}}
+	for p := range partitions {
+		end := int64(1000)
+		s.Bounds[TopicPartition{Topic: "t", Partition: int32(p)}] = LogBounds{End: &end}
+	}
+	for g := range groups {
+		grp := Group{Desc: kafkaadmin.GroupDescription{Group: fmt.Sprintf("g%04d", g), Exists: true}, Offsets: map[TopicPartition]kafkaadmin.CommittedOffset{}}
+		for p := range partitions {
+			grp.Offsets[TopicPartition{Topic: "t", Partition: int32(p)}] = kafkaadmin.CommittedOffset{Offset: int64(p)}
+		}
+		s.Groups = append(s.Groups, grp)
+	}
+	w := NewWatcher()
+	t0 := time.Now()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		w.Add(s, t0.Add(time.Duration(i)*time.Second))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(groups*partitions), "ns/partition")
 }

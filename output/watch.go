@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -97,9 +98,23 @@ func round(v *float64) *float64 {
 	return Ptr(math.Round(*v*100) / 100)
 }
 
+// lagSampleBuf keeps the buffer of the last sample for the next: a watch
+// writes samples of the same size again and again.
+var lagSampleBuf = sync.Pool{New: func() any { return new([]byte) }}
+
 // WriteJSONLine writes doc as one line of JSON (no HTML escaping), for a
 // stream of samples that `jq` and log shippers read one line at a time.
 func WriteJSONLine(w io.Writer, doc any) error {
+	if s, ok := doc.(LagSample); ok {
+		buf := lagSampleBuf.Get().(*[]byte)
+		defer lagSampleBuf.Put(buf)
+		b, ok := appendLagSample((*buf)[:0], s)
+		*buf = b
+		if ok {
+			_, err := w.Write(b)
+			return err
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -113,12 +128,19 @@ func WriteJSONLine(w io.Writer, doc any) error {
 // WriteTable writes one row per group: GROUP STATE MEMBERS LAG [TIME-LAG]
 // CONSUME/S PRODUCE/S ETA STATUS TREND.
 func (s LagSample) WriteTable(w io.Writer) error {
-	header := []string{"GROUP", "STATE", "MEMBERS", "LAG"}
+	header, rows := s.cells()
+	return renderTable(w, header, rows)
+}
+
+// cells is the table of WriteTable, one row per group in s.Groups' order;
+// Frame lays out the same cells for a terminal.
+func (s LagSample) cells() (header []string, rows [][]string) {
+	header = []string{"GROUP", "STATE", "MEMBERS", "LAG"}
 	if s.timeLag {
 		header = append(header, "TIME-LAG")
 	}
 	header = append(header, "CONSUME/S", "PRODUCE/S", "ETA", "STATUS", "TREND")
-	var rows [][]string
+	rows = make([][]string, 0, len(s.Groups))
 	for _, g := range s.Groups {
 		r := []string{g.Group, StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag)}
 		if s.timeLag {
@@ -131,7 +153,7 @@ func (s LagSample) WriteTable(w io.Writer) error {
 		r = append(r, rateCell(g.ConsumeRate), rateCell(g.ProduceRate), eta, g.Status, Sparkline(g.Trend))
 		rows = append(rows, r)
 	}
-	return renderTable(w, header, rows)
+	return header, rows
 }
 
 func rateCell(v *float64) string {

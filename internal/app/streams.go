@@ -17,11 +17,22 @@ type Streams struct {
 	// OutTTY is true when Out is a terminal: kcg watch redraws its table
 	// in place there.
 	OutTTY bool
+	// OutSize returns the width and height of the terminal Out is, asked
+	// anew each call (the window may have been resized); ok is false when
+	// it is unknown, and OutSize may be nil.
+	OutSize func() (width, height int, ok bool)
+	// NoColor is true when the environment asks for no colour: NO_COLOR
+	// set to anything but the empty string (no-color.org), or TERM=dumb.
+	NoColor bool
 }
 
 // StdStreams returns the process's standard streams.
 func StdStreams() Streams {
-	return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTTY: isTerminal(os.Stderr), OutTTY: isTerminal(os.Stdout)}
+	return Streams{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTTY: isTerminal(os.Stderr), OutTTY: isTerminal(os.Stdout),
+		OutSize: func() (int, int, bool) { return terminalSize(os.Stdout) },
+		NoColor: os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
+	}
 }
 
 func isTerminal(f *os.File) bool {
