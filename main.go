@@ -10,18 +10,9 @@ import (
 	"syscall"
 
 	"github.com/kcg-dev/kcg/commands"
-	"github.com/kcg-dev/kcg/internal/app"
-)
-
-// Set by the release build (goreleaser ldflags).
-var (
-	version = ""
-	commit  = ""
-	date    = ""
 )
 
 func main() {
-	app.BuildVersion, app.BuildCommit, app.BuildDate = version, commit, date
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := commands.Run(ctx, os.Args, commands.StdStreams())
 	stop()

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/urfave/cli/v2"
@@ -21,11 +22,20 @@ func versionCommand(s Streams) *cli.Command {
 	}
 }
 
-// versionLine is what kcg version, kcg --version and kcg -v print.
+// versionLine is what kcg version, kcg --version and kcg -v print: the
+// version, and the commit and build date when the build recorded them
+// (release builds set them with ldflags; a go build leaves them unknown).
 func versionLine() string {
 	line := "kcg " + app.Version()
-	if app.BuildCommit != "" {
-		line += fmt.Sprintf(" (commit %s, built %s)", app.BuildCommit, app.BuildDate)
+	var build []string
+	if app.Commit != "" {
+		build = append(build, "commit "+app.Commit)
+	}
+	if app.Date != "" {
+		build = append(build, "built "+app.Date)
+	}
+	if len(build) > 0 {
+		line += " (" + strings.Join(build, ", ") + ")"
 	}
 	return line
 }

@@ -2,11 +2,15 @@ package app
 
 import "runtime/debug"
 
-// Build information, set by main from its ldflags (goreleaser).
+// Build information, set at link time by the release build (goreleaser.yaml:
+// -X github.com/kcg-dev/kcg/internal/app.BuildVersion=… and likewise Commit
+// and Date). "" means unknown.
 var (
 	BuildVersion = ""
-	BuildCommit  = ""
-	BuildDate    = ""
+	// Commit is the full commit hash the release was built from.
+	Commit = ""
+	// Date is when the release was built (RFC 3339, UTC).
+	Date = ""
 )
 
 // Version is kcg's version: the release version set at link time, else the
