@@ -154,6 +154,7 @@ func commandList(s Streams) []*cli.Command {
 		deleteCommand(s),
 		deleteOffsetsCommand(s),
 		sandboxCommand(s),
+		profileCommand(s),
 		versionCommand(s),
 		completionCommand(s),
 	}

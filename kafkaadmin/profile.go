@@ -6,7 +6,6 @@ package kafkaadmin
 // current: line; connconfig.go merges the chosen profile under the flags.
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -418,7 +417,3 @@ func relativeTo(configPath, p string) string {
 	}
 	return filepath.Join(filepath.Dir(configPath), p)
 }
-
-// ErrNoConfigFile is wrapped when a profile is asked for and there is no
-// config file.
-var ErrNoConfigFile = errors.New("no config file")
