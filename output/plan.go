@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // encodePlan writes a plan as JSON or YAML: exactly the plan file's
@@ -44,6 +45,11 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 		}
 	}
 	fmt.Fprintln(w)
+	for _, g := range p.Groups {
+		if NewAtPlan(g) {
+			fmt.Fprintf(w, "new group %s: it did not exist when the plan was made; apply creates it\n", g.Group)
+		}
+	}
 	impact := resetplan.ComputeImpact(p)
 	header := []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}
 	var rows [][]string
@@ -57,7 +63,11 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target,
 				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
 		}
-		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)})
+		total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)
+		if NewAtPlan(g) {
+			total = "new group, " + total
+		}
+		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", total})
 	}
 	if len(p.Groups) > 1 {
 		rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", totalText(impact.Replay, impact.Skip, impact.NoCurrent)})
@@ -68,6 +78,13 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 	}
 	return renderTable(w, header, rows)
 }
+
+// NewAtPlan reports whether g did not exist when the plan was made (it
+// was planned with --allow-new-group, or by drop-in mode's
+// --reset-offsets, which plans any group). The plan records this as
+// stateAtPlan Dead: kcg plans a group the cluster does not know as Dead,
+// and Kafka reports no existing group as Dead.
+func NewAtPlan(g resetplan.Group) bool { return g.StateAtPlan == vocab.StateDead }
 
 func strategyText(s resetplan.Strategy) string {
 	t := string(s.Type)
