@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/kcg-dev/kcg/resetplan"
-	"github.com/kcg-dev/kcg/vocab"
 )
 
 // encodePlan writes a plan as JSON or YAML: exactly the plan file's
@@ -46,7 +45,7 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 	}
 	fmt.Fprintln(w)
 	for _, g := range p.Groups {
-		if NewAtPlan(g) {
+		if p.IsNew(g) {
 			fmt.Fprintf(w, "new group %s: it did not exist when the plan was made; apply creates it\n", g.Group)
 		}
 	}
@@ -64,7 +63,7 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
 		}
 		total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)
-		if NewAtPlan(g) {
+		if p.IsNew(g) {
 			total = "new group, " + total
 		}
 		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", total})
@@ -78,13 +77,6 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 	}
 	return renderTable(w, header, rows)
 }
-
-// NewAtPlan reports whether g did not exist when the plan was made (it
-// was planned with --allow-new-group, or by drop-in mode's
-// --reset-offsets, which plans any group). The plan records this as
-// stateAtPlan Dead: kcg plans a group the cluster does not know as Dead,
-// and Kafka reports no existing group as Dead.
-func NewAtPlan(g resetplan.Group) bool { return g.StateAtPlan == vocab.StateDead }
 
 func strategyText(s resetplan.Strategy) string {
 	t := string(s.Type)

@@ -196,8 +196,7 @@ type Strategy struct {
 }
 
 // IsNew reports whether g did not exist when p was made: planned with
-// --allow-new-group (or by drop-in mode's --reset-offsets, which plans any
-// group). kcg records a group the cluster does not know as stateAtPlan
+// --allow-new-group. kcg records a group the cluster does not know as stateAtPlan
 // Dead, and Kafka reports no existing group as Dead. A rollback plan's
 // groups are never new: the plan it undoes created them. The plan file
 // says it as "new: true" (derived, not part of the digest); kcg show and
