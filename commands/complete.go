@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -62,6 +63,16 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 		if len(words) > 0 && !strings.HasPrefix(words[len(words)-1], "-") {
 			return nil // an unknown command
 		}
+		if len(words) > 0 {
+			// "kcg --profile <TAB>": the value of a connection flag typed
+			// before the command.
+			prev := strings.TrimLeft(words[len(words)-1], "-")
+			for _, f := range connectionFlags() {
+				if slices.Contains(f.Names(), prev) && takesValue(f) {
+					return flagValues(f)
+				}
+			}
+		}
 		if strings.HasPrefix(cur, "-") {
 			// Connection flags may come before the command.
 			return append(flagWords(connectionFlags()), "--help", "--version")
@@ -71,6 +82,23 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 			names = append(names, c.Name)
 		}
 		return names
+	}
+	parent := ""
+	if len(cmd.Subcommands) > 0 {
+		// "kcg profile <TAB>": the subcommands; then the subcommand's words.
+		if len(rest) == 0 {
+			var names []string
+			for _, c := range cmd.VisibleCommands() {
+				names = append(names, c.Name)
+			}
+			return names
+		}
+		for _, sub := range cmd.Subcommands {
+			if sub.HasName(rest[0]) {
+				parent, cmd, rest = cmd.Name, sub, rest[1:]
+				break
+			}
+		}
 	}
 	if slices.Contains(rest, "--") {
 		return nil // only positional arguments follow "--"
@@ -84,6 +112,12 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 	if cmd.Name == "completion" && !strings.HasPrefix(cur, "-") {
 		return []string{"bash", "zsh", "fish"}
 	}
+	if parent == "profile" && (cmd.Name == "use" || cmd.Name == "show") && !strings.HasPrefix(cur, "-") {
+		if len(rest) > 0 {
+			return nil // one name only
+		}
+		return profileNames()
+	}
 	// An empty word is a positional argument: a plan file for apply, show
 	// and diff (the shell completes file names when kcg offers nothing).
 	if cur == "" && (cmd.Name == "apply" || cmd.Name == "show" || cmd.Name == "diff") {
@@ -93,6 +127,21 @@ func completionWords(a *cli.App, words []string, cur string) []string {
 		return nil // a group name: kcg does not ask the cluster
 	}
 	return append(flagWords(cmd.VisibleFlags()), "--help")
+}
+
+// profileNames are the profiles of the config file, for --profile and
+// kcg profile use|show: a local file read, never Kafka; nothing when the
+// file is missing or broken (completion stays silent).
+func profileNames() []string {
+	path, err := kafkaadmin.ConfigPath()
+	if err != nil {
+		return nil
+	}
+	f, err := kafkaadmin.ReadProfileFile(path)
+	if err != nil {
+		return nil
+	}
+	return f.Names()
 }
 
 // flagWords are the flags' names as typed: --long and -s.
@@ -146,6 +195,8 @@ func flagValues(f cli.Flag) []string {
 			}
 		}
 		return out
+	case "profile":
+		return profileNames()
 	case "state":
 		return vocab.States
 	case "type":

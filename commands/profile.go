@@ -20,7 +20,15 @@ func profileCommand(s Streams) *cli.Command {
 		Usage: "list, show and choose the named clusters of the config file",
 		Description: "Profiles live in $KCG_CONFIG, else $XDG_CONFIG_HOME/kcg/config.yaml, else\n" +
 			"~/.config/kcg/config.yaml. Choose one per command with --profile NAME or\n" +
-			"KCG_PROFILE, or make one current with 'kcg profile use NAME'. See docs/profiles.md.",
+			"KCG_PROFILE, or make one current with 'kcg profile use NAME'. Secrets are\n" +
+			"referenced (sasl.passwordEnv, sasl.passwordFile), never written in the file,\n" +
+			"and a profile's credentials are sent only to its own bootstrap servers.\n" +
+			"See docs/profiles.md.\n\n" +
+			"Examples:\n" +
+			"   kcg profile list\n" +
+			"   kcg profile show prod -o yaml\n" +
+			"   kcg profile use staging\n" +
+			"   kcg --profile prod describe billing",
 		Subcommands: []*cli.Command{
 			{
 				Name:   "list",

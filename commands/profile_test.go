@@ -191,3 +191,35 @@ func TestProfilesOnTwoClusters(t *testing.T) {
 	}
 	oneLine(t, kcg(t, "list").MustCode(t, 64).Stderr, `KCG_PROFILE: no profile "nosuch"`, "known: main, other")
 }
+
+// Completion offers profile names (read from the config file, never from
+// Kafka) for --profile and kcg profile use|show, and the profile
+// subcommands.
+func TestProfileCompletion(t *testing.T) {
+	writeConfig(t, "profiles:\n  prod:\n    bootstrap: h:1\n  staging:\n    bootstrap: h:2\n")
+	words := func(args ...string) []string {
+		t.Helper()
+		r := kcg(t, append(args, "--generate-bash-completion")...).MustCode(t, 0)
+		return strings.Fields(r.Stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"profile", ""}, "list show use"},
+		{[]string{"profile", "use", ""}, "prod staging"},
+		{[]string{"profile", "use", "st"}, "staging"},
+		{[]string{"profile", "show", "p"}, "prod"},
+		{[]string{"profile", "use", "prod", ""}, ""},
+		{[]string{"describe", "--profile", ""}, "prod staging"},
+		{[]string{"--profile", "s"}, "staging"},
+	} {
+		if got := strings.Join(words(tc.args...), " "); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	t.Setenv("KCG_CONFIG", filepath.Join(t.TempDir(), "none.yaml"))
+	if got := words("profile", "use", ""); len(got) != 0 {
+		t.Errorf("no config file: %q", got)
+	}
+}
