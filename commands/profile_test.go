@@ -223,3 +223,16 @@ func TestProfileCompletion(t *testing.T) {
 		t.Errorf("no config file: %q", got)
 	}
 }
+
+// --sandbox answers from its own demo cluster: a --profile typed with it
+// is refused like -b; KCG_PROFILE exported in the shell is not a conflict
+// and is not applied to the demo cluster.
+func TestProfileWithSandbox(t *testing.T) {
+	writeConfig(t, "profiles:\n  prod:\n    bootstrap: prod-1:9093\n    sasl: {mechanism: PLAIN, username: u, passwordEnv: UNSET_PW_VARIABLE}\n")
+	oneLine(t, kcg(t, "list", "--sandbox", "--profile", "prod").MustCode(t, 64).Stderr, "--sandbox", "--profile")
+	t.Setenv("KCG_PROFILE", "prod")
+	r := kcg(t, "list", "--sandbox", "-o", "json").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, `"kind": "GroupList"`) {
+		t.Fatalf("sandbox list:\n%s\n%s", r.Stdout, r.Stderr)
+	}
+}

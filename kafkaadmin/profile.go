@@ -342,6 +342,17 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 	if len(p.Bootstrap) == 0 {
 		return p, profileErr(path, nk.Line, "%s: bootstrap is required (HOST:PORT[,HOST:PORT])", where)
 	}
+	if sp := strings.ToUpper(p.SecurityProtocol); sp != "" && !validProtocol(sp) {
+		return p, profileErr(path, nk.Line, "%s: securityProtocol %q: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL", where, p.SecurityProtocol)
+	}
+	switch strings.ToUpper(p.SASLMechanism) {
+	case "", mechPlain, mechSCRAM256, mechSCRAM512:
+	default:
+		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", where, p.SASLMechanism)
+	}
+	if p.TLSKeyFile != "" && p.TLSCertFile == "" {
+		return p, profileErr(path, nk.Line, "%s.tls: keyFile needs certFile", where)
+	}
 	if p.PasswordEnv != "" && p.PasswordFile != "" {
 		return p, profileErr(path, nk.Line, "%s.sasl: give passwordEnv or passwordFile, not both", where)
 	}
