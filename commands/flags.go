@@ -83,6 +83,7 @@ func connOptions(c *cli.Context) (kafkaadmin.ConnOptions, error) {
 		SASLMechanism:         c.String("sasl-mechanism"),
 		SASLUsername:          c.String("sasl-username"),
 		SASLPassword:          c.String("sasl-password"),
+		SASLPasswordFromEnv:   flagSource(c, "sasl-password", "--sasl-password", "KCG_SASL_PASSWORD") == "KCG_SASL_PASSWORD",
 		TLSCAFile:             c.String("tls-ca-file"),
 		TLSCertFile:           c.String("tls-cert-file"),
 		TLSKeyFile:            c.String("tls-key-file"),

@@ -82,6 +82,10 @@ type ConnOptions struct {
 	// BootstrapFrom names where Bootstrap came from
 	// ("--bootstrap-server" or "KCG_BOOTSTRAP_SERVER"), for messages.
 	BootstrapFrom string
+	// SASLPasswordFromEnv is true when SASLPassword is KCG_SASL_PASSWORD's
+	// value, not a typed --sasl-password. A profile that references its
+	// own password wins over the variable (profile_resolve.go).
+	SASLPasswordFromEnv bool
 }
 
 // Config is the resolved connection the admin client dials with. Format it

@@ -128,6 +128,13 @@ func (o ConnOptions) merge(p Profile) ConnOptions {
 	o.TLSInsecureSkipVerify = o.TLSInsecureSkipVerify || p.TLSInsecureSkipVerify
 	set(&o.SASLMechanism, p.SASLMechanism)
 	set(&o.SASLUsername, p.SASLUsername)
+	if o.SASLPasswordFromEnv && (p.PasswordEnv != "" || p.PasswordFile != "") {
+		// The one exception to "variable over profile": KCG_SASL_PASSWORD
+		// may be exported for another cluster, and the profile says where
+		// its own cluster's password is. Only a typed --sasl-password
+		// replaces the profile's reference.
+		o.SASLPassword = ""
+	}
 	return o
 }
 

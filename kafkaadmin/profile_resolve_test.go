@@ -187,3 +187,41 @@ func TestProfileRefusals(t *testing.T) {
 		t.Errorf("no file, no profile: %v", err)
 	}
 }
+
+// KCG_SASL_PASSWORD may be exported for another cluster: a profile that
+// references its own password wins over it; a typed --sasl-password wins
+// over the profile; a profile without a reference takes the variable.
+func TestProfilePasswordVariableVsReference(t *testing.T) {
+	profileEnv(t)
+	for _, tc := range []struct {
+		name    string
+		o       ConnOptions
+		wantPwd string
+	}{
+		{"variable vs reference: the reference", ConnOptions{Profile: "dev", SASLPassword: "exported", SASLPasswordFromEnv: true}, ""},
+		{"typed flag vs reference: the flag", ConnOptions{Profile: "dev", SASLPassword: "typed"}, "typed"},
+		{"no profile: the variable", ConnOptions{Bootstrap: "other:1", SASLPassword: "exported", SASLPasswordFromEnv: true}, "exported"},
+	} {
+		tc.o.UseProfiles = true
+		merged, _, err := tc.o.withProfile()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if merged.SASLPassword != tc.wantPwd {
+			t.Errorf("%s: password %q, want %q", tc.name, merged.SASLPassword, tc.wantPwd)
+		}
+	}
+	// And the reference is what is read: dev's DEV_PW.
+	t.Setenv("DEV_PW", "")
+	_, err := ConnOptions{UseProfiles: true, Profile: "dev", SASLPassword: "exported", SASLPasswordFromEnv: true}.Resolve()
+	if err == nil || !strings.Contains(err.Error(), "names DEV_PW, which is not set") {
+		t.Errorf("err = %v", err)
+	}
+	// A profile with no reference takes KCG_SASL_PASSWORD.
+	dir := t.TempDir()
+	t.Setenv(EnvConfig, writeFile(t, dir, "c.yaml", "profiles:\n  p:\n    bootstrap: h:1\n    sasl: {mechanism: PLAIN, username: u}\n"))
+	merged, _, err := ConnOptions{UseProfiles: true, Profile: "p", SASLPassword: "exported", SASLPasswordFromEnv: true}.withProfile()
+	if err != nil || merged.SASLPassword != "exported" {
+		t.Errorf("no reference: %q %v", merged.SASLPassword, err)
+	}
+}
