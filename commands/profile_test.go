@@ -236,3 +236,40 @@ func TestProfileWithSandbox(t *testing.T) {
 		t.Fatalf("sandbox list:\n%s\n%s", r.Stdout, r.Stderr)
 	}
 }
+
+// A SASL profile end to end on a kfake cluster with SCRAM: the password
+// comes from the profile's passwordFile and is never printed; an exported
+// KCG_SASL_PASSWORD (another cluster's) does not replace it; a typed
+// --sasl-password does.
+func TestProfileSASLOnKfake(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-256", "admin", "profile-secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scram.pw"), []byte("profile-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.yaml")
+	body := "profiles:\n  scram:\n    bootstrap: " + c.ListenAddrs()[0] + "\n    sasl:\n      mechanism: SCRAM-SHA-256\n      username: admin\n      passwordFile: scram.pw\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KCG_CONFIG", cfg)
+
+	r := kcg(t, "--profile", "scram", "list", "-o", "json").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, `"kind": "GroupList"`) {
+		t.Fatalf("list over the profile's SCRAM:\n%s\n%s", r.Stdout, r.Stderr)
+	}
+	t.Setenv("KCG_SASL_PASSWORD", "another-clusters-password")
+	kcg(t, "--profile", "scram", "list").MustCode(t, 0)
+	r = kcg(t, "--profile", "scram", "list", "--sasl-password", "typed-wrong").MustCode(t, 1)
+	for _, out := range []string{r.Stdout, r.Stderr, kcg(t, "profile", "show", "scram", "-o", "json").MustCode(t, 0).Stdout} {
+		if strings.Contains(out, "profile-secret") || strings.Contains(out, "typed-wrong") {
+			t.Fatalf("a password is printed: %q", out)
+		}
+	}
+	// Without the profile, the same cluster refuses the exported password.
+	kcg(t, "list", "-b", c.ListenAddrs()[0], "--sasl-mechanism", "SCRAM-SHA-256", "--sasl-username", "admin").MustCode(t, 1)
+}
