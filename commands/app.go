@@ -157,6 +157,7 @@ func commandList(s Streams) []*cli.Command {
 		deleteCommand(s),
 		deleteOffsetsCommand(s),
 		sandboxCommand(s),
+		profileCommand(s),
 		schemaCommand(s),
 		versionCommand(s),
 		completionCommand(s),

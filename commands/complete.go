@@ -145,6 +145,9 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 		}
 		if len(words) > 0 {
 			if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, words[len(words)-1]); f != nil && takesValue(f) {
+				if f.Names()[0] == "profile" {
+					return completion{words: profileNames()} // "kcg --profile <TAB>"
+				}
 				return completion{} // the value of a leading flag
 			}
 		}
@@ -158,8 +161,31 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 		}
 		return completion{words: names}
 	}
+	parent := ""
+	if len(cmd.Subcommands) > 0 {
+		// "kcg profile <TAB>": the subcommands; then the subcommand's words.
+		if len(rest) == 0 {
+			var names []string
+			for _, sc := range cmd.VisibleCommands() {
+				names = append(names, sc.Name)
+			}
+			return completion{words: names}
+		}
+		for _, sub := range cmd.Subcommands {
+			if sub.HasName(rest[0]) {
+				parent, cmd, rest = cmd.Name, sub, rest[1:]
+				break
+			}
+		}
+	}
 	c := completion{cmd: cmd, cmdWords: rest}
 	afterDashes := slices.Contains(rest, "--")
+	if parent == "profile" && (cmd.Name == "use" || cmd.Name == "show") && !strings.HasPrefix(cur, "-") {
+		if len(positionalArgs(cmd, rest)) > 0 {
+			return completion{} // one name only
+		}
+		return completion{words: profileNames()} // from the config file, never from Kafka
+	}
 	if !afterDashes && len(rest) > 0 {
 		prev := rest[len(rest)-1]
 		if f := lookupFlag(cmd, prev); f != nil && takesValue(f) && !strings.Contains(prev, "=") {
@@ -221,6 +247,8 @@ func flagValueCompletion(c completion, cmd *cli.Command, f cli.Flag, cur string)
 	switch {
 	case slices.Contains(fileFlags, name):
 		c.files = true
+	case name == "profile":
+		c.words = profileNames()
 	case name == "group" || name == "to-group":
 		c.groups = true
 	case name == "topic":
@@ -386,6 +414,20 @@ func connectionWords(cmd *cli.Command, words []string, conn []cli.Flag) []string
 		}
 	}
 	return out
+}
+
+// profileNames are the profiles of kcg's config file; none when there is
+// no file or it cannot be read (completion stays silent).
+func profileNames() []string {
+	path, err := kafkaadmin.ConfigPath()
+	if err != nil {
+		return nil
+	}
+	f, err := kafkaadmin.ReadProfileFile(path)
+	if err != nil {
+		return nil
+	}
+	return f.Names()
 }
 
 // flagWords are the flags' names as typed: --long and -s.

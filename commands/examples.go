@@ -79,6 +79,11 @@ var examples = map[string][]string{
 		"kcg version -o json",
 		"kcg --version",
 	},
+	"profile": {
+		"kcg profile list",
+		"kcg profile show prod -o yaml",
+		"kcg profile use staging",
+	},
 	"schema": {
 		"kcg schema",
 		"kcg schema OffsetResetPlan",
@@ -113,12 +118,13 @@ func withExamples(description string, lines []string) string {
 	return b.String()
 }
 
-// addExamples gives kcg and every command its Examples block.
+// addExamples gives kcg and every command its Examples block (a command
+// with subcommands, kcg profile, holds its subcommands' examples).
 func addExamples(a *cli.App) {
 	a.Description = withExamples(a.Description, examples[""])
-	walk(a.Commands, func(c *cli.Command) {
+	for _, c := range a.Commands {
 		c.Description = withExamples(c.Description, examples[c.Name])
-	})
+	}
 }
 
 // markdownExamples adds each command's examples to the generated command

@@ -92,6 +92,9 @@ func TestHelpExamplesAreValid(t *testing.T) {
 		"sandbox":        noArgs,
 		"version":        noArgs,
 		"schema":         func(c *cli.Context) error { _, err := schemaOptionsFrom(c); return err },
+		"profile list":   func(c *cli.Context) error { _, err := profileListOptionsFrom(c); return err },
+		"profile show":   func(c *cli.Context) error { _, err := profileShowOptionsFrom(c); return err },
+		"profile use":    func(c *cli.Context) error { _, err := profileUseOptionsFrom(c); return err },
 		"completion": func(c *cli.Context) error {
 			if _, ok := completionScripts[c.Args().First()]; !ok || c.Args().Len() != 1 {
 				t.Errorf("completion example with %q", c.Args().Slice())
@@ -118,13 +121,21 @@ func TestHelpExamplesAreValid(t *testing.T) {
 			}
 			a := newApp(Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 			ran := false
-			walk(a.Commands, func(c *cli.Command) {
-				fn := check[c.Name]
-				if fn == nil {
-					t.Fatalf("no option check for command %q in TestHelpExamplesAreValid", c.Name)
+			var set func(parent string, cmds []*cli.Command)
+			set = func(parent string, cmds []*cli.Command) {
+				for _, c := range cmds {
+					if len(c.Subcommands) > 0 {
+						set(c.Name+" ", c.Subcommands)
+						continue
+					}
+					fn := check[parent+c.Name]
+					if fn == nil {
+						t.Fatalf("no option check for command %q in TestHelpExamplesAreValid", parent+c.Name)
+					}
+					c.Action = func(c *cli.Context) error { ran = true; return fn(c) }
 				}
-				c.Action = func(c *cli.Context) error { ran = true; return fn(c) }
-			})
+			}
+			set("", a.Commands)
 			if err := a.RunContext(context.Background(), normalizeArgs(a, args)); err != nil {
 				t.Errorf("%q: %v", line, err)
 			} else if !ran {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -33,6 +34,7 @@ func action[T any](s Streams, from func(*cli.Context) (T, error), run func(*cli.
 func connectionFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "bootstrap-server", Aliases: []string{"b"}, Usage: "Kafka bootstrap servers, HOST:PORT[,HOST:PORT]", EnvVars: []string{"KCG_BOOTSTRAP_SERVER"}},
+		&cli.StringFlag{Name: "profile", Usage: "named cluster from the config file (see 'kcg profile list')", EnvVars: []string{"KCG_PROFILE"}},
 		&cli.StringFlag{Name: "command-config", Usage: "Java client properties file (security.protocol, sasl.*, ssl.*)"},
 		&cli.StringFlag{Name: "security-protocol", Usage: "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL"},
 		&cli.StringFlag{Name: "sasl-mechanism", Usage: "PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512"},
@@ -113,12 +115,17 @@ func connOptions(c *cli.Context) (kafkaadmin.ConnOptions, error) {
 		return kafkaadmin.ConnOptions{}, err
 	}
 	return kafkaadmin.ConnOptions{
+		UseProfiles:           true,
+		Profile:               c.String("profile"),
+		ProfileFrom:           flagSource(c, "profile", "--profile", kafkaadmin.EnvProfile),
+		BootstrapFrom:         flagSource(c, "bootstrap-server", "--bootstrap-server", "KCG_BOOTSTRAP_SERVER"),
 		Bootstrap:             c.String("bootstrap-server"),
 		CommandConfig:         c.String("command-config"),
 		SecurityProtocol:      c.String("security-protocol"),
 		SASLMechanism:         c.String("sasl-mechanism"),
 		SASLUsername:          c.String("sasl-username"),
 		SASLPassword:          c.String("sasl-password"),
+		SASLPasswordFromEnv:   flagSource(c, "sasl-password", "--sasl-password", "KCG_SASL_PASSWORD") == "KCG_SASL_PASSWORD",
 		TLSCAFile:             c.String("tls-ca-file"),
 		TLSCertFile:           c.String("tls-cert-file"),
 		TLSKeyFile:            c.String("tls-key-file"),
@@ -126,6 +133,15 @@ func connOptions(c *cli.Context) (kafkaadmin.ConnOptions, error) {
 		TLSInsecureSkipVerify: c.Bool("tls-insecure-skip-verify"),
 		Timeout:               t,
 	}, nil
+}
+
+// flagSource names where a flag's value came from, for messages: the
+// flag, or its environment variable when the value is the variable's.
+func flagSource(c *cli.Context, name, flag, env string) string {
+	if v, ok := os.LookupEnv(env); ok && v != "" && v == c.String(name) {
+		return env
+	}
+	return flag
 }
 
 // connect resolves the connection flags and returns a client and a context

@@ -68,6 +68,7 @@ func connectOrSandbox(c *cli.Context) (*kafkaadmin.Client, context.Context, func
 	}
 	o.Bootstrap = sb.Addr()
 	o.CommandConfig = ""
+	o.UseProfiles = false // the demo cluster is no profile's
 	cl, ctx, done, err := app.Dial(c.Context, o)
 	if err != nil {
 		sb.Close()

@@ -20,6 +20,10 @@ type Check struct {
 	ClusterMismatch bool
 	// Active are the plan's groups that have members now, sorted.
 	Active []ActiveGroup
+	// Missing are the plan's groups that do not exist in the cluster now,
+	// sorted: apply would create them (a plan made with --allow-new-group,
+	// or a group deleted since). Not a refusal on its own.
+	Missing []string
 	// Live are the committed offsets now, of every group in the plan.
 	Live resetplan.LiveOffsets
 	// Drift are partitions whose commit moved since planning.
@@ -150,6 +154,9 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 		if g.Err != nil {
 			return nil, fmt.Errorf("group %s: %w", g.Name(), g.Err)
 		}
+		if !g.Desc.Exists {
+			c.Missing = append(c.Missing, g.Name())
+		}
 		if g.Desc.HasMembers() {
 			c.Active = append(c.Active, ActiveGroup{Group: g.Name(), State: g.Desc.State, Members: len(g.Desc.Members)})
 		}
@@ -176,6 +183,7 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 		}
 	}
 	slices.SortFunc(c.Active, func(a, b ActiveGroup) int { return strings.Compare(a.Group, b.Group) })
+	slices.Sort(c.Missing)
 	return c, nil
 }
 

@@ -67,6 +67,25 @@ type ConnOptions struct {
 	// Timeout is --timeout, the whole-command deadline the commands layer
 	// applies; Resolve does not use it.
 	Timeout time.Duration
+
+	// UseProfiles lets Resolve apply a profile of the config file
+	// (profile.go, docs/profiles.md) under the settings above. kcg's own
+	// commands set it; drop-in mode never does.
+	UseProfiles bool
+	// Profile is --profile / KCG_PROFILE: the profile to use. Empty: the
+	// file's current: profile, when the settings above name no other
+	// cluster.
+	Profile string
+	// ProfileFrom names where Profile came from ("--profile" or
+	// "KCG_PROFILE"), for messages.
+	ProfileFrom string
+	// BootstrapFrom names where Bootstrap came from
+	// ("--bootstrap-server" or "KCG_BOOTSTRAP_SERVER"), for messages.
+	BootstrapFrom string
+	// SASLPasswordFromEnv is true when SASLPassword is KCG_SASL_PASSWORD's
+	// value, not a typed --sasl-password. A profile that references its
+	// own password wins over the variable (profile_resolve.go).
+	SASLPasswordFromEnv bool
 }
 
 // Config is the resolved connection the admin client dials with. Format it
@@ -163,7 +182,29 @@ var unsupportedKeys = []struct{ key, needs, why string }{
 // certificate files, and returns the connection to dial. Errors are
 // ErrNoBootstrap or a *ConfigError.
 func (o ConnOptions) Resolve() (Config, error) {
-	r := &resolver{o: o, p: &javaprops.Properties{}}
+	cfg, _, err := o.ResolveProfile()
+	return cfg, err
+}
+
+// ResolveProfile is Resolve, and also returns the name of the profile
+// that was applied ("" for none).
+func (o ConnOptions) ResolveProfile() (Config, string, error) {
+	merged, prof, err := o.withProfile()
+	if err != nil {
+		return Config{}, "", err
+	}
+	cfg, err := merged.resolveSettings(prof)
+	if err != nil && prof != nil {
+		return Config{}, "", fmt.Errorf("profile %q: %w", prof.Name, err)
+	}
+	if prof != nil {
+		return cfg, prof.Name, err
+	}
+	return cfg, "", err
+}
+
+func (o ConnOptions) resolveSettings(prof *Profile) (Config, error) {
+	r := &resolver{o: o, p: &javaprops.Properties{}, prof: prof}
 	if o.CommandConfig != "" {
 		data, err := javaprops.ReadFile(o.CommandConfig)
 		var tl *javaprops.TooLargeError
@@ -193,6 +234,9 @@ type resolver struct {
 	o    ConnOptions
 	p    *javaprops.Properties
 	file string
+	// prof is the profile applied, if any: its password reference is
+	// read only when SASL needs a password (sasl.go).
+	prof *Profile
 }
 
 // get returns a file value trimmed of surrounding whitespace, as Java's
@@ -267,9 +311,7 @@ func (r *resolver) bootstrap() ([]string, error) {
 		if a == "" {
 			continue
 		}
-		host, port, err := net.SplitHostPort(a)
-		n, perr := strconv.Atoi(port)
-		if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+		if !validHostPort(a) {
 			msg := fmt.Sprintf("%q is not HOST:PORT", a)
 			if key == "bootstrap.servers" {
 				return nil, r.dataErr(key, msg, nil)
@@ -282,6 +324,13 @@ func (r *resolver) bootstrap() ([]string, error) {
 		return nil, ErrNoBootstrap
 	}
 	return out, nil
+}
+
+// validHostPort reports whether a is HOST:PORT with a port in 1-65535.
+func validHostPort(a string) bool {
+	host, port, err := net.SplitHostPort(a)
+	n, perr := strconv.Atoi(port)
+	return err == nil && host != "" && perr == nil && n >= 1 && n <= 65535
 }
 
 // tlsFlagGiven reports whether any TLS flag was given.

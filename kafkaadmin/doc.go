@@ -28,5 +28,8 @@
 //
 // Connections are configured from flags and a Java client properties file
 // (connconfig.go, with tls.go, pkcs8.go, sasl.go and redact.go); the Java
-// file formats themselves are read by internal/javaprops.
+// file formats themselves are read by internal/javaprops. Named clusters
+// come from kcg's own YAML config file: profile.go reads it strictly,
+// profile_resolve.go merges the chosen profile under the flags (and keeps
+// its credentials to its own brokers), profile_use.go rewrites current:.
 package kafkaadmin

@@ -61,6 +61,14 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 	}
 
 	user, pass, token := r.o.SASLUsername, r.o.SASLPassword, false
+	if pass == "" && r.prof != nil {
+		// The profile's reference ranks above the --command-config file.
+		p, err := r.prof.password()
+		if err != nil {
+			return nil, err
+		}
+		pass = p
+	}
 	if jaas != nil {
 		if user == "" {
 			u, ok := jaas.Options["username"]

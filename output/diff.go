@@ -181,11 +181,15 @@ type PlanStatus struct {
 	// group, no drift, every target within the live log.
 	Ready bool `json:"ready" yaml:"ready"`
 	// AlreadyApplied is true when every committed offset equals its target.
-	AlreadyApplied bool           `json:"alreadyApplied" yaml:"alreadyApplied"`
-	ActiveGroups   []ActiveGroup  `json:"activeGroups" yaml:"activeGroups"`
-	Drift          []DriftEntry   `json:"drift" yaml:"drift"`
-	OutOfRange     []RangeEntry   `json:"outOfRange" yaml:"outOfRange"`
-	WouldWrite     []PendingEntry `json:"wouldWrite" yaml:"wouldWrite"`
+	AlreadyApplied bool `json:"alreadyApplied" yaml:"alreadyApplied"`
+	// NewGroups are the plan's groups that do not exist in the cluster
+	// now, sorted: apply creates them. A new group is not drift and does
+	// not make the plan unready.
+	NewGroups    []string       `json:"newGroups" yaml:"newGroups"`
+	ActiveGroups []ActiveGroup  `json:"activeGroups" yaml:"activeGroups"`
+	Drift        []DriftEntry   `json:"drift" yaml:"drift"`
+	OutOfRange   []RangeEntry   `json:"outOfRange" yaml:"outOfRange"`
+	WouldWrite   []PendingEntry `json:"wouldWrite" yaml:"wouldWrite"`
 }
 
 // ActiveGroup is a plan group that has members now.
@@ -239,6 +243,7 @@ func NewPlanStatus(path string, plan *resetplan.Plan, clusterID string) PlanStat
 }
 
 func (s PlanStatus) normalized() any {
+	s.NewGroups = nonNil(s.NewGroups)
 	s.ActiveGroups = nonNil(s.ActiveGroups)
 	s.Drift = nonNil(s.Drift)
 	s.OutOfRange = nonNil(s.OutOfRange)
@@ -259,6 +264,9 @@ func (s PlanStatus) WriteTable(w io.Writer) error {
 	var rows [][]string
 	if s.PlanClusterID != s.ClusterID {
 		rows = append(rows, []string{"cluster", "-", "-", "-", fmt.Sprintf("plan for %s, live cluster is %s", s.PlanClusterID, s.ClusterID)})
+	}
+	for _, g := range s.NewGroups {
+		rows = append(rows, []string{"new", g, "-", "-", "the group does not exist in the cluster: apply creates it"})
 	}
 	for _, a := range s.ActiveGroups {
 		rows = append(rows, []string{"active", a.Group, "-", "-", fmt.Sprintf("%s, state %s", vocab.Count(a.Members, "member"), a.State)})

@@ -160,6 +160,7 @@ func NewPlanStatusOf(path, digest string, c *groupops.Check) PlanStatus {
 		APIVersion: APIVersion, Kind: KindPlanStatus, Plan: path, Digest: digest,
 		PlanClusterID: c.Plan.Cluster.ID, ClusterID: c.ClusterID, Ready: c.Ready(), AlreadyApplied: c.AlreadyApplied(),
 	}
+	doc.NewGroups = append(doc.NewGroups, c.Missing...)
 	for _, a := range c.Active {
 		doc.ActiveGroups = append(doc.ActiveGroups, ActiveGroup{Group: a.Group, State: a.State, Members: a.Members})
 	}

@@ -44,6 +44,11 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 		}
 	}
 	fmt.Fprintln(w)
+	for _, g := range p.Groups {
+		if p.IsNew(g) {
+			fmt.Fprintf(w, "new group %s: it did not exist when the plan was made; apply creates it\n", g.Group)
+		}
+	}
 	impact := resetplan.ComputeImpact(p)
 	header := []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}
 	var rows [][]string
@@ -57,7 +62,11 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target,
 				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
 		}
-		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)})
+		total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)
+		if p.IsNew(g) {
+			total = "new group, " + total
+		}
+		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", total})
 	}
 	if len(p.Groups) > 1 {
 		rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", totalText(impact.Replay, impact.Skip, impact.NoCurrent)})

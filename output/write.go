@@ -12,7 +12,8 @@ import (
 //
 // The documents are GroupList, DescribeView (a GroupDescriptionList with
 // the table view to show), PlanDocument, PlanDiff, PlanStatus,
-// ApplyReport, GroupDeleteResult and OffsetDeleteResult.
+// ApplyReport, GroupDeleteResult, OffsetDeleteResult, and ProfileList and
+// ProfileDocument (kcg profile list|show).
 type Document interface {
 	// WriteTable writes the document as kcg's table for people.
 	WriteTable(w io.Writer) error

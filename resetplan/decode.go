@@ -50,10 +50,13 @@ type wireAnnotations struct {
 }
 
 type wireGroup struct {
-	Group       *string         `json:"group" yaml:"group"`
-	Type        string          `json:"type" yaml:"type"`
-	StateAtPlan string          `json:"stateAtPlan" yaml:"stateAtPlan"`
-	Partitions  []wirePartition `json:"partitions" yaml:"partitions"`
+	Group       *string `json:"group" yaml:"group"`
+	Type        string  `json:"type" yaml:"type"`
+	StateAtPlan string  `json:"stateAtPlan" yaml:"stateAtPlan"`
+	// New is derived from StateAtPlan (Plan.IsNew); read only to check
+	// that it agrees.
+	New        *bool           `json:"new" yaml:"new"`
+	Partitions []wirePartition `json:"partitions" yaml:"partitions"`
 }
 
 type wirePartition struct {
@@ -278,6 +281,14 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 		}
 		seenGroup[name] = true
 		g := Group{Group: name, Type: wg.Type, StateAtPlan: wg.StateAtPlan, Partitions: make([]Partition, 0, len(wg.Partitions))}
+		if wg.New != nil && *wg.New != p.IsNew(g) {
+			// new is derived; a file that says otherwise was edited by
+			// hand and a reviewer may have trusted the wrong one.
+			if *wg.New {
+				return bad("group %q: new: true, but stateAtPlan is %s: a new group is planned as Dead (and never in a rollback plan)", name, wg.StateAtPlan)
+			}
+			return bad("group %q: new: false, but stateAtPlan Dead means the group did not exist at plan time", name)
+		}
 		seenTP := map[TopicPartition]bool{}
 		for pi, wp := range wg.Partitions {
 			where := fmt.Sprintf("group %q partitions[%d]", name, pi)

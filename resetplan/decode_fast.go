@@ -193,6 +193,13 @@ func (r *lineReader) group() (wireGroup, bool) {
 	if g.StateAtPlan, ok = scalarString(v, true); !ok {
 		return g, false
 	}
+	if r.more() && r.lines[r.i] == "    new: true" {
+		// The derived mark EncodeYAML writes for a new group; fromWire
+		// checks it against stateAtPlan.
+		r.i++
+		yes := true
+		g.New = &yes
+	}
 	switch r.next() {
 	case "    partitions: []":
 		g.Partitions = []wirePartition{}

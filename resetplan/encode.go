@@ -135,7 +135,13 @@ func tree(p *Plan) *ordMap {
 			m.set("logStart", pt.LogStart).set("logEnd", pt.LogEnd).set("reason", string(pt.Reason))
 			parts = append(parts, m)
 		}
-		gm := (&ordMap{}).set("group", g.Group).set("type", g.Type).set("stateAtPlan", g.StateAtPlan).set("partitions", parts)
+		gm := (&ordMap{}).set("group", g.Group).set("type", g.Type).set("stateAtPlan", g.StateAtPlan)
+		if p.IsNew(g) {
+			// Derived from stateAtPlan (IsNew), said plainly for the
+			// reviewer; part of the canonical form like every key.
+			gm.set("new", true)
+		}
+		gm.set("partitions", parts)
 		groups = append(groups, gm)
 	}
 	doc.set("groups", groups)
@@ -248,6 +254,8 @@ func (e *planYAML) scalar(v any, flow bool) string {
 	switch v := v.(type) {
 	case int64:
 		return strconv.FormatInt(v, 10)
+	case bool:
+		return strconv.FormatBool(v)
 	case nil:
 		return "null"
 	case string, quoted:
@@ -350,6 +358,8 @@ func yamlNode(v any) *yaml.Node {
 		return n
 	case int64:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v, 10)}
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	}
@@ -464,6 +474,8 @@ func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {
 		b.WriteString(jsonString(v))
 	case int64:
 		b.WriteString(strconv.FormatInt(v, 10))
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
 	case nil:
 		b.WriteString("null")
 	default:

@@ -307,3 +307,56 @@ func TestFormatForPath(t *testing.T) {
 		t.Error("xml accepted")
 	}
 }
+
+// TestNewGroupMark: a group that did not exist at plan time (stateAtPlan
+// Dead) is written "new: true"; the mark is derived, so a file without it
+// decodes to the same plan and digest, and one that contradicts
+// stateAtPlan is refused.
+func TestNewGroupMark(t *testing.T) {
+	p := &Plan{APIVersion: APIVersion, Kind: Kind, CreatedAt: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), CreatedBy: "kcg test",
+		Cluster: Cluster{ID: "c", Bootstrap: "b:9092"}, Strategy: Strategy{Type: StrategyToEarliest},
+		Groups: []Group{
+			{Group: "fresh", Type: "classic", StateAtPlan: "Dead", Partitions: []Partition{{Topic: "t", Partition: 0, Target: i64(0), LogEnd: 3, Reason: ReasonResolved}}},
+			{Group: "old", Type: "classic", StateAtPlan: "Empty", Partitions: []Partition{{Topic: "t", Partition: 0, Current: i64(2), Target: i64(0), LogEnd: 3, Reason: ReasonResolved}}},
+		}}
+	y, err := EncodeYAML(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(y), "new: true") != 1 || !strings.Contains(string(y), "stateAtPlan: Dead\n    new: true\n") {
+		t.Fatalf("YAML:\n%s", y)
+	}
+	if !strings.Contains(string(EncodeJSON(p)), `"stateAtPlan": "Dead",
+      "new": true,`) {
+		t.Fatalf("JSON:\n%s", EncodeJSON(p))
+	}
+	for _, fast := range []bool{true, false} {
+		for name, data := range map[string]string{
+			"as written":   string(y),
+			"without mark": strings.Replace(string(y), "    new: true\n", "", 1),
+		} {
+			got, err := decode([]byte(data), fast)
+			if err != nil {
+				t.Fatalf("fast=%v %s: %v", fast, name, err)
+			}
+			if Digest(got) != Digest(p) || !got.IsNew(got.Groups[0]) || got.IsNew(got.Groups[1]) {
+				t.Errorf("fast=%v %s: digest %s, want %s", fast, name, Digest(got), Digest(p))
+			}
+		}
+		for name, data := range map[string]string{
+			"new on an existing group": strings.Replace(string(y), "stateAtPlan: Empty\n", "stateAtPlan: Empty\n    new: true\n", 1),
+			"not new on a Dead group":  strings.Replace(string(y), "new: true", "new: false", 1),
+		} {
+			_, err := decode([]byte(data), fast)
+			if err == nil || !strings.Contains(err.Error(), "new: ") {
+				t.Errorf("fast=%v %s: err = %v", fast, name, err)
+			}
+		}
+	}
+	// A rollback's groups existed when it was made: the plan it undoes
+	// created them.
+	rb := Rollback(p, LiveOffsets{"fresh": {{Topic: "t", Partition: 0}: 0}, "old": {{Topic: "t", Partition: 0}: 0}}, time.Time{})
+	if b, _ := EncodeYAML(rb); strings.Contains(string(b), "new:") {
+		t.Errorf("rollback marked new:\n%s", b)
+	}
+}

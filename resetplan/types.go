@@ -195,6 +195,16 @@ type Strategy struct {
 	Group string
 }
 
+// IsNew reports whether g did not exist when p was made: planned with
+// --allow-new-group. kcg records a group the cluster does not know as stateAtPlan
+// Dead, and Kafka reports no existing group as Dead. A rollback plan's
+// groups are never new: the plan it undoes created them. The plan file
+// says it as "new: true" (derived, not part of the digest); kcg show and
+// kcg diff mark such groups.
+func (p *Plan) IsNew(g Group) bool {
+	return g.StateAtPlan == vocab.StateDead && p.Strategy.Type != StrategyRollback
+}
+
 // Group is one consumer group's part of a plan.
 type Group struct {
 	Group string

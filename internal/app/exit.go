@@ -80,6 +80,10 @@ func ExitCode(ctx context.Context, err error) int {
 	if errors.Is(err, kafkaadmin.ErrNoBootstrap) {
 		return ExitUsage
 	}
+	var upe *kafkaadmin.UnknownProfileError
+	if errors.As(err, &upe) {
+		return ExitUsage
+	}
 	var ce *kafkaadmin.ConfigError
 	if errors.As(err, &ce) {
 		// Flag misuse is a usage error; a bad --command-config file or key

@@ -1,0 +1,24 @@
+package commands_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMain points KCG_CONFIG at a file that does not exist, so the
+// developer's own ~/.config/kcg/config.yaml (its current: profile) never
+// changes what a test connects to. Profile tests set their own with
+// t.Setenv.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kcg-commands-test")
+	if err == nil {
+		os.Setenv("KCG_CONFIG", filepath.Join(dir, "no-config.yaml"))
+		os.Unsetenv("KCG_PROFILE")
+	}
+	code := m.Run()
+	if err == nil {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
