@@ -172,6 +172,19 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 		schematest.MustMatch(t, "Version", kcg(t, "version", "-o", o).MustCode(t, 0).Stdout, o == "yaml")
 	}
 	seen["Version"]++
+
+	// The profile documents read only the config file.
+	writeConfig(t, "current: prod\nprofiles:\n  prod:\n    bootstrap: [prod-1:9093, prod-2:9093]\n"+
+		"    securityProtocol: SASL_SSL\n    tls: {caFile: ca.pem}\n    sasl: {mechanism: SCRAM-SHA-512, username: ops, passwordEnv: PROD_PW}\n"+
+		"  dev:\n    bootstrap: localhost:9092\n")
+	for _, o := range []string{"json", "yaml"} {
+		schematest.MustMatch(t, "ProfileList", kcg(t, "profile", "list", "-o", o).MustCode(t, 0).Stdout, o == "yaml")
+		for _, name := range []string{"prod", "dev"} {
+			schematest.MustMatch(t, "Profile", kcg(t, "profile", "show", name, "-o", o).MustCode(t, 0).Stdout, o == "yaml")
+		}
+	}
+	seen["ProfileList"]++
+	seen["Profile"]++
 	for _, k := range schema.Kinds() {
 		if seen[k] == 0 {
 			t.Errorf("no %s document was checked", k)

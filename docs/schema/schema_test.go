@@ -23,6 +23,7 @@ func TestEveryKindHasASchema(t *testing.T) {
 		output.KindGroupList, output.KindGroupDescriptionList, resetplan.Kind, output.KindPlanDiff,
 		output.KindPlanStatus, output.KindApplyReport, output.KindGroupDeleteResult,
 		output.KindOffsetDeleteResult, output.KindLagSample, output.KindVersion,
+		output.KindProfileList, output.KindProfile,
 	}
 	slices.Sort(want)
 	if got := schema.Kinds(); !slices.Equal(got, want) {
