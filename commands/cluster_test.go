@@ -55,7 +55,8 @@ func (f *clusterFixture) committed(t *testing.T, group string) map[int32]int64 {
 	return got
 }
 
-// applyReport is the part of the ApplyReport the cluster tests read.
+// applyReport is the part of the ApplyReport the cluster and network-fault
+// tests read (and check against the offsets read back).
 type applyReport struct {
 	Result       string  `json:"result"`
 	RollbackPlan *string `json:"rollbackPlan"`
@@ -66,6 +67,7 @@ type applyReport struct {
 			Topic     string `json:"topic"`
 			Partition int32  `json:"partition"`
 			Before    *int64 `json:"before"`
+			Target    *int64 `json:"target"`
 			After     *int64 `json:"after"`
 			Result    string `json:"result"`
 		} `json:"partitions"`

@@ -148,23 +148,6 @@ func errLine(stderr string) (string, error) {
 	return errs[0], nil
 }
 
-// netReport is the part of the ApplyReport the fault tests check against
-// the offsets read back after the network heals.
-type netReport struct {
-	Result string `json:"result"`
-	Groups []struct {
-		Group      string `json:"group"`
-		Result     string `json:"result"`
-		Partitions []struct {
-			Topic     string `json:"topic"`
-			Partition int32  `json:"partition"`
-			Before    *int64 `json:"before"`
-			Target    *int64 `json:"target"`
-			Result    string `json:"result"`
-		} `json:"partitions"`
-	} `json:"groups"`
-}
-
 // checkApplied reads back (directly, not through the proxies) the offsets
 // of groups after an apply that printed stdout (its -o json report, or
 // nothing), and fails unless every written partition is listed: with no
@@ -188,7 +171,7 @@ func (r *faultRig) checkApplied(t *testing.T, stdout string, before map[string]m
 		}
 		return
 	}
-	var rep netReport
+	var rep applyReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("apply report: %v\n%s", err, stdout)
 	}
@@ -499,7 +482,7 @@ func TestNetworkFaultDuringApply(t *testing.T) {
 			if !slices.Contains(tc.codes, res.Code) {
 				t.Fatalf("exit %d, want one of %v\nstdout %s\nstderr %s", res.Code, tc.codes, res.Stdout, res.Stderr)
 			}
-			var rep netReport
+			var rep applyReport
 			if err := json.Unmarshal([]byte(res.Stdout), &rep); err != nil {
 				t.Fatalf("apply report: %v\n%s", err, res.Stdout)
 			}
