@@ -231,7 +231,7 @@ func unknownText(unknown []string) string {
 	if len(unknown) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; unknown (sent, not read back: check with kcg describe): %s", strings.Join(unknown, ", "))
+	return fmt.Sprintf("; unknown (sent, not confirmed: check with kcg describe): %s", strings.Join(unknown, ", "))
 }
 
 func orNone(groups []string) string {

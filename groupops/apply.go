@@ -438,7 +438,7 @@ func classify(c *Check, g resetplan.Group, perr map[TopicPartition]error, groupE
 		after = map[TopicPartition]kafkaadmin.CommittedOffset{}
 	}
 	gr := GroupResult{Group: g.Group}
-	nWritten := 0
+	nWritten, nUnknown := 0, 0
 	allReached := after != nil
 	for _, pt := range g.Partitions {
 		p := PartitionResult{TP: pt.TP(), Before: c.LiveOffset(g.Group, pt.TP()), Target: pt.Target}
@@ -461,6 +461,14 @@ func classify(c *Check, g resetplan.Group, perr map[TopicPartition]error, groupE
 		case reached:
 			p.Outcome = Written
 			nWritten++
+		case !changed && lostAnswer(writeErr(perr[p.TP], groupErr)):
+			// The commit was sent and its answer lost (a deadline, a
+			// connection that failed): reading the old offset back does
+			// not prove it will not land, as a request still queued at
+			// the broker may be carried out after the read-back.
+			p.Outcome = Unknown
+			p.Error = "sent, but the answer was lost and the offset read back is not the target yet; it may still land: check with kcg describe: " + vocab.OneLine(writeErr(perr[p.TP], groupErr).Error())
+			nUnknown++
 		default:
 			p.Outcome = NotWritten
 			switch e := perr[p.TP]; {
@@ -496,10 +504,20 @@ func classify(c *Check, g resetplan.Group, perr map[TopicPartition]error, groupE
 		gr.Outcome = Unknown
 	case nWritten > 0:
 		gr.Outcome = Partial
+	case nUnknown > 0:
+		gr.Outcome = Unknown
 	default:
 		gr.Outcome = NotWritten
 	}
 	return gr
+}
+
+// writeErr is a partition's write error, else its group's.
+func writeErr(partition, group error) error {
+	if partition != nil {
+		return partition
+	}
+	return group
 }
 
 func sameOffset(a, b *int64) bool {
