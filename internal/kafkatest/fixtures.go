@@ -53,7 +53,10 @@ func retriable(err error) bool {
 			kafka.KafkaStorageError,
 			kafka.FencedLeaderEpoch,
 			kafka.UnknownLeaderEpoch,
-			kafka.OffsetNotAvailable:
+			kafka.OffsetNotAvailable,
+			// Seen from ListOffsets on a new topic right after a
+			// failure test restarted a broker of the cluster.
+			kafka.Unknown:
 			return true
 		}
 		return kerr.Temporary()
