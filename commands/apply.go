@@ -181,7 +181,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	// The rollback plan is on disk before the first commit, so an apply
 	// that dies half-way can still be undone.
 	progress.say("writing the rollback plan")
-	rbPath, err := writeRollback(s, plan, check, o, progress)
+	rbPath, err := writeRollback(s, plan, digest, check, o, progress)
 	if err != nil {
 		return err
 	}
@@ -255,9 +255,9 @@ func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []str
 
 // writeRollback writes the plan that undoes plan (the live offsets of the
 // check) and returns its path.
-func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
+func writeRollback(s Streams, plan *resetplan.Plan, digest string, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
 	now := time.Now()
-	rb := resetplan.Rollback(plan, check.Live, now)
+	rb := resetplan.RollbackOf(plan, digest, check.Live, now)
 	rb.CreatedBy = app.CreatedBy()
 	path := o.rollbackOut
 	if path == "" {
