@@ -33,13 +33,20 @@ func RollbackOf(p *Plan, digest string, live LiveOffsets, now time.Time) *Plan {
 	}
 	p = canonicalOrder(p)
 	rb := newPlan(now, p.CreatedBy, p.Cluster, Strategy{Type: StrategyRollback, RollbackOf: digest}, p.Annotations, len(p.Groups))
+	n := 0
+	for _, g := range p.Groups {
+		n += len(g.Partitions)
+	}
+	// The restored targets, one allocation for all of them.
+	targets := make([]int64, 0, n)
 	for _, g := range p.Groups {
 		gl := live[g.Group]
 		rg := Group{Group: g.Group, Type: g.Type, StateAtPlan: g.StateAtPlan, Partitions: make([]Partition, 0, len(g.Partitions))}
 		for _, pt := range g.Partitions {
 			r := Partition{Topic: pt.Topic, Partition: pt.Partition, LogStart: pt.LogStart, LogEnd: pt.LogEnd, Current: pt.Target}
 			if off, ok := gl[pt.TP()]; ok {
-				r.Target, r.Reason = i64(off), ReasonRestore
+				targets = append(targets, off)
+				r.Target, r.Reason = &targets[len(targets)-1], ReasonRestore
 			} else {
 				r.Reason = ReasonDeleteOffset
 			}
