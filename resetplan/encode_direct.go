@@ -207,8 +207,10 @@ func appendJSONString(b *bytes.Buffer, s string) {
 // encodeYAMLDirect is EncodeYAML: the keys before groups through yaml.v3
 // (one small document), then each group written directly (yamlGroup) or,
 // when it holds a string yaml.v3 writes over several lines, by yaml.v3 as
-// the only item of a "groups:" document less that line, as
-// encodeYAMLGroups does for the tree.
+// the only item of a "groups:" document less that line: each group is
+// encoded at the same place of the same structure (an item of a block
+// sequence under a top-level key), so the emitter makes every choice for
+// it as in the whole document.
 func encodeYAMLDirect(p *Plan) ([]byte, error) {
 	var out, buf bytes.Buffer
 	encode := func(n *yaml.Node) ([]byte, error) {
@@ -279,8 +281,9 @@ func (e *planYAML) str(s string, flow bool) string {
 	return r
 }
 
-// yamlGroup appends g as planYAML.group appends groupTree(p, g); false
-// when a string must be left to yaml.v3.
+// yamlGroup appends g as yaml.v3 writes groupTree(p, g) as an item of
+// "groups:" (two-space indent, one flow mapping per partition line);
+// false when a string must be left to yaml.v3.
 func (e *planYAML) yamlGroup(out *bytes.Buffer, p *Plan, g Group) bool {
 	line := func(prefix, s string) bool {
 		r := e.str(s, false)
