@@ -136,7 +136,16 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	digest := resetplan.Digest(plan)
+	// The digest is needed before connecting only to check
+	// --expect-digest; otherwise it is computed beside the connection and
+	// the preflight (which only read the plan), and awaited after them.
+	var digest string
+	digestc := make(chan string, 1)
+	if o.expectDigest != "" {
+		digest = resetplan.Digest(plan)
+	} else {
+		go func() { digestc <- resetplan.Digest(plan) }()
+	}
 	// An existing --rollback-out (the plan itself, notes) is refused before
 	// connecting; writeRollback refuses again, atomically, before the
 	// first commit.
@@ -158,6 +167,9 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return err
+	}
+	if digest == "" {
+		digest = <-digestc
 	}
 	progress.clear()
 	// A plan whose targets all equal the live offsets has been applied
