@@ -136,7 +136,16 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	digest := resetplan.Digest(plan)
+	// The digest is needed before connecting only to check
+	// --expect-digest; otherwise it is computed beside the connection and
+	// the preflight (which only read the plan), and awaited after them.
+	var digest string
+	digestc := make(chan string, 1)
+	if o.expectDigest != "" {
+		digest = resetplan.Digest(plan)
+	} else {
+		go func() { digestc <- resetplan.Digest(plan) }()
+	}
 	// An existing --rollback-out (the plan itself, notes) is refused before
 	// connecting; writeRollback refuses again, atomically, before the
 	// first commit.
@@ -158,6 +167,9 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
 		return err
+	}
+	if digest == "" {
+		digest = <-digestc
 	}
 	progress.clear()
 	// A plan whose targets all equal the live offsets has been applied
@@ -181,7 +193,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	// The rollback plan is on disk before the first commit, so an apply
 	// that dies half-way can still be undone.
 	progress.say("writing the rollback plan")
-	rbPath, err := writeRollback(s, plan, check, o, progress)
+	rbPath, err := writeRollback(s, plan, digest, check, o, progress)
 	if err != nil {
 		return err
 	}
@@ -255,14 +267,18 @@ func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []str
 
 // writeRollback writes the plan that undoes plan (the live offsets of the
 // check) and returns its path.
-func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
+func writeRollback(s Streams, plan *resetplan.Plan, digest string, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
 	now := time.Now()
-	rb := resetplan.Rollback(plan, check.Live, now)
+	rb := resetplan.RollbackOf(plan, digest, check.Live, now)
 	rb.CreatedBy = app.CreatedBy()
 	path := o.rollbackOut
 	if path == "" {
 		path = defaultRollbackPath(o.path, now)
 	}
+	// The rollback plan's digest is computed beside its encoding: both
+	// only read rb, and on two cores the second pass costs no wall time.
+	digestc := make(chan string, 1)
+	go func() { digestc <- resetplan.Digest(rb) }()
 	data, err := resetplan.Encode(rb, resetplan.FormatForPath(path))
 	if err != nil {
 		return "", err
@@ -274,6 +290,6 @@ func writeRollback(s Streams, plan *resetplan.Plan, check *groupops.Check, o app
 		return "", fmt.Errorf("writing the rollback plan (nothing was written to Kafka): %w", err)
 	}
 	progress.clear()
-	fmt.Fprintf(s.Err, "rollback plan written to %s (digest %s)\n", path, resetplan.Digest(rb))
+	fmt.Fprintf(s.Err, "rollback plan written to %s (digest %s)\n", path, <-digestc)
 	return path, nil
 }

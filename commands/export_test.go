@@ -18,3 +18,6 @@ func SetProgressDelay(d time.Duration) (restore func()) {
 	progressDelay = d
 	return func() { progressDelay = old }
 }
+
+// ReadFileLimited is readFileLimited, for its own test.
+var ReadFileLimited = readFileLimited

@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/kcg-dev/kcg/internal/app"
@@ -45,6 +47,21 @@ func readFileLimited(path string, limit int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// A regular file is read into one buffer of its size (io.ReadAll
+	// grows its buffer a step at a time: some 30 MB allocated and copied
+	// for a 15 MB plan). One byte more is asked, to see a file that grew;
+	// then, or when the size is unknown, the rest is read as before.
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
+		data := make([]byte, fi.Size()+1)
+		n, err := io.ReadFull(f, data)
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return data[:n], nil
+		case err != nil:
+			return nil, err
+		}
+		return resetplan.ReadLimited(io.MultiReader(bytes.NewReader(data), f), limit, what)
+	}
 	return resetplan.ReadLimited(f, limit, what)
 }
 

@@ -35,6 +35,8 @@ type Check struct {
 	Pending []PendingWrite
 	// Bounds are the live log bounds of the plan's partitions.
 	Bounds map[TopicPartition]LogBounds
+	// offsets backs the From and To pointers of Pending (offset).
+	offsets []int64
 }
 
 // ActiveGroup is a group of the plan that has members now.
@@ -131,11 +133,19 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 	}
 	c := &Check{Plan: plan, ClusterID: info.ClusterID, ClusterMismatch: info.ClusterID != plan.Cluster.ID, Live: resetplan.LiveOffsets{}}
 	groups := make([]string, 0, len(plan.Groups))
+	// The distinct partitions: 2,000 groups of one topic's 64 partitions
+	// are 64 log bounds to read, not 128,000 entries to carry.
+	seen := map[TopicPartition]bool{}
 	var tps []TopicPartition
+	n := 0
 	for _, g := range plan.Groups {
 		groups = append(groups, g.Group)
+		n += len(g.Partitions)
 		for _, pt := range g.Partitions {
-			tps = append(tps, pt.TP())
+			if tp := pt.TP(); !seen[tp] {
+				seen[tp] = true
+				tps = append(tps, tp)
+			}
 		}
 	}
 	if len(groups) == 0 {
@@ -171,15 +181,25 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 	// that failed part way be re-run: the groups it wrote read "planned
 	// from 5, now 1" with 1 the target, and must not make the plan stale
 	// for the groups it did not reach.
+	byName := make(map[string]*resetplan.Group, len(plan.Groups))
+	for i := range plan.Groups {
+		if _, dup := byName[plan.Groups[i].Group]; !dup { // a decoded plan has none
+			byName[plan.Groups[i].Group] = &plan.Groups[i]
+		}
+	}
 	c.Drift = slices.DeleteFunc(resetplan.FindDrift(plan, c.Live), func(d resetplan.Drift) bool {
-		return atTarget(plan, d)
+		return atTarget(byName[d.Group], d)
 	})
 	if c.Bounds, err = ListBounds(ctx, cl, tps); err != nil {
 		return nil, err
 	}
+	// Sized once: every partition may be a write, with two offsets.
+	c.Pending = make([]PendingWrite, 0, n)
+	c.offsets = make([]int64, 0, 2*n)
 	for _, g := range plan.Groups {
+		live := c.Live[g.Group]
 		for _, pt := range g.Partitions {
-			c.checkPartition(g.Group, pt)
+			c.checkPartition(g.Group, live, pt)
 		}
 	}
 	slices.SortFunc(c.Active, func(a, b ActiveGroup) int { return strings.Compare(a.Group, b.Group) })
@@ -189,9 +209,12 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 
 // checkPartition records whether pt's target lies in the live log and
 // whether apply would write it.
-func (c *Check) checkPartition(group string, pt resetplan.Partition) {
+func (c *Check) checkPartition(group string, live map[TopicPartition]int64, pt resetplan.Partition) {
 	tp := pt.TP()
-	from := c.LiveOffset(group, tp)
+	var from *int64
+	if v, ok := live[tp]; ok {
+		from = c.offset(v)
+	}
 	target, hasTarget := pt.TargetOffset()
 	if hasTarget {
 		b := c.Bounds[tp]
@@ -204,10 +227,20 @@ func (c *Check) checkPartition(group string, pt resetplan.Partition) {
 	}
 	switch {
 	case hasTarget && (from == nil || *from != target):
-		c.Pending = append(c.Pending, PendingWrite{Group: group, TP: tp, From: from, To: &target})
+		c.Pending = append(c.Pending, PendingWrite{Group: group, TP: tp, From: from, To: c.offset(target)})
 	case !hasTarget && from != nil:
 		c.Pending = append(c.Pending, PendingWrite{Group: group, TP: tp, From: from})
 	}
+}
+
+// offset returns a pointer to v from c.offsets, which Preflight sizes for
+// every offset it stores: one allocation instead of one per partition.
+func (c *Check) offset(v int64) *int64 {
+	if len(c.offsets) == cap(c.offsets) {
+		return &v
+	}
+	c.offsets = append(c.offsets, v)
+	return &c.offsets[len(c.offsets)-1]
 }
 
 // LiveOffset is group's committed offset of tp now; nil when it has none.
@@ -220,11 +253,8 @@ func (c *Check) LiveOffset(group string, tp TopicPartition) *int64 {
 
 // atTarget reports whether the live offset of d equals its plan target
 // (or both are "no offset", a rollback's deletion already done).
-func atTarget(plan *resetplan.Plan, d resetplan.Drift) bool {
-	for _, g := range plan.Groups {
-		if g.Group != d.Group {
-			continue
-		}
+func atTarget(g *resetplan.Group, d resetplan.Drift) bool {
+	if g != nil {
 		for _, pt := range g.Partitions {
 			if pt.Topic != d.Topic || pt.Partition != d.Partition {
 				continue

@@ -88,6 +88,16 @@ func kerr(op, what string, code int16, msg *string) error {
 	return e
 }
 
+// partitionErr is kerr for one partition of a group's answer; the text
+// naming it is built only for an error (a group's answers carry 128,000
+// partitions at 2,000 groups × 64, nearly always without one).
+func partitionErr(op, group string, tp TopicPartition, code int16) error {
+	if code == 0 {
+		return nil
+	}
+	return kerr(op, "group "+group+" partition "+tp.String(), code, nil)
+}
+
 // retriable reports whether err is transient: the coordinator or leader is
 // moving or loading, which fresh clusters and rolling restarts cause for a
 // few seconds.

@@ -134,7 +134,7 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 					for _, t := range g.Topics {
 						for _, p := range t.Partitions {
 							tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-							if pe := kerr("OffsetFetch", "group "+g.Group+" partition "+tp.String(), p.ErrorCode, nil); pe != nil {
+							if pe := partitionErr("OffsetFetch", g.Group, tp, p.ErrorCode); pe != nil {
 								if retriable(pe) {
 									retry = append(retry, g.Group)
 									retryErr = pe

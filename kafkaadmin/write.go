@@ -94,7 +94,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets []Offs
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
 				tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-				e := kerr("OffsetCommit", "group "+group+" partition "+tp.String(), p.ErrorCode, nil)
+				e := partitionErr("OffsetCommit", group, tp, p.ErrorCode)
 				if e != nil && retriable(e) {
 					retry = e
 					if errors.Is(e, kafka.NotCoordinatorForGroup) || errors.Is(e, kafka.GroupCoordinatorNotAvailable) {
@@ -231,7 +231,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []TopicPar
 		for _, t := range r.Topics {
 			for _, p := range t.Partitions {
 				tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-				res.Partitions[tp] = kerr("OffsetDelete", "group "+group+" partition "+tp.String(), p.ErrorCode, nil)
+				res.Partitions[tp] = partitionErr("OffsetDelete", group, tp, p.ErrorCode)
 			}
 		}
 		return nil, nil

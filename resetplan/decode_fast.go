@@ -22,7 +22,7 @@ func fastWire(data []byte) (*wirePlan, bool) {
 		return nil, false
 	}
 	lines := strings.Split(string(data[:len(data)-1]), "\n")
-	r := &lineReader{lines: lines}
+	r := &lineReader{lines: lines, kept: map[string]string{}}
 	w := &wirePlan{}
 	var ok bool
 	if w.APIVersion, ok = r.blockString("apiVersion"); !ok {
@@ -126,12 +126,66 @@ func fastWire(data []byte) (*wirePlan, bool) {
 	if r.more() {
 		return nil, false
 	}
+	r.keepHeader(w)
 	return w, true
+}
+
+// keepHeader gives the strings before groups their own copies (group
+// keeps the groups' own as it reads them).
+func (r *lineReader) keepHeader(w *wirePlan) {
+	for _, s := range []*string{&w.APIVersion, &w.Kind, w.CreatedAt, &w.CreatedBy, &w.Cluster.ID, &w.Cluster.Bootstrap, &w.Strategy.Type} {
+		*s = r.keep(*s)
+	}
+	for _, s := range []*string{w.Strategy.Datetime, w.Strategy.Duration, w.Strategy.ResolvedTime, w.Strategy.File,
+		w.Strategy.RollbackOf, w.Strategy.Group} {
+		if s != nil {
+			*s = r.keep(*s)
+		}
+	}
+	if a := w.Annotations; a != nil {
+		for _, s := range []*string{a.Ticket, a.Note} {
+			if s != nil {
+				*s = r.keep(*s)
+			}
+		}
+	}
 }
 
 type lineReader struct {
 	lines []string
 	i     int
+	// kept interns every string the wire plan keeps (keep): the values
+	// are substrings of one copy of the whole file, and a plan holding
+	// any of them would hold all of it (15 MB at 128,000 partitions) for
+	// as long as it lives.
+	kept map[string]string
+	// ints, i32s and strs hold the wire partitions' values, a chunk at a
+	// time instead of an allocation each.
+	ints slab[int64]
+	i32s slab[int32]
+	strs slab[string]
+}
+
+// keep returns s as a string of its own, one per distinct value.
+func (r *lineReader) keep(s string) string {
+	if k, ok := r.kept[s]; ok {
+		return k
+	}
+	k := strings.Clone(s)
+	r.kept[k] = k
+	return k
+}
+
+// slab hands out pointers to values stored in chunks: a pointer stays
+// valid because a full chunk is never grown, only replaced.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) put(v T) *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 1024)
+	}
+	s.buf = append(s.buf, v)
+	return &s.buf[len(s.buf)-1]
 }
 
 func (r *lineReader) more() bool { return r.i < len(r.lines) }
@@ -179,6 +233,7 @@ func (r *lineReader) group() (wireGroup, bool) {
 	if !ok {
 		return g, false
 	}
+	n = r.keep(n)
 	g.Group = &n
 	v, ok := r.keyValue("    ", "type")
 	if !ok {
@@ -187,12 +242,14 @@ func (r *lineReader) group() (wireGroup, bool) {
 	if g.Type, ok = scalarString(v, true); !ok {
 		return g, false
 	}
+	g.Type = r.keep(g.Type)
 	if v, ok = r.keyValue("    ", "stateAtPlan"); !ok {
 		return g, false
 	}
 	if g.StateAtPlan, ok = scalarString(v, true); !ok {
 		return g, false
 	}
+	g.StateAtPlan = r.keep(g.StateAtPlan)
 	if r.more() && r.lines[r.i] == "    new: true" {
 		// The derived mark EncodeYAML writes for a new group; fromWire
 		// checks it against stateAtPlan.
@@ -208,40 +265,102 @@ func (r *lineReader) group() (wireGroup, bool) {
 	default:
 		return g, false
 	}
-	for r.more() && strings.HasPrefix(r.lines[r.i], "      - ") {
-		m, ok := parseFlow(strings.TrimPrefix(r.next(), "      - "), partitionKeys)
-		if !ok || !m.has("topic", "partition", "current", "target", "logStart", "logEnd", "reason") {
+	start := r.i
+	for r.i < len(r.lines) && strings.HasPrefix(r.lines[r.i], "      - ") {
+		r.i++
+	}
+	g.Partitions = make([]wirePartition, r.i-start)
+	for k, line := range r.lines[start:r.i] {
+		if !r.partition(strings.TrimPrefix(line, "      - "), &g.Partitions[k]) {
 			return g, false
 		}
-		var p wirePartition
-		topic, ok := m.str("topic")
-		if !ok {
-			return g, false
-		}
-		p.Topic = &topic
-		pn, ok := m.int("partition", 32)
-		if !ok || pn == nil {
-			return g, false
-		}
-		p.Partition = new(int32(*pn))
-		if p.Current, ok = m.int("current", 64); !ok {
-			return g, false
-		}
-		if p.Target, ok = m.int("target", 64); !ok {
-			return g, false
-		}
-		if p.LogStart, ok = m.int("logStart", 64); !ok || p.LogStart == nil {
-			return g, false
-		}
-		if p.LogEnd, ok = m.int("logEnd", 64); !ok || p.LogEnd == nil {
-			return g, false
-		}
-		if p.Reason, ok = m.str("reason"); !ok {
-			return g, false
-		}
-		g.Partitions = append(g.Partitions, p)
 	}
 	return g, len(g.Partitions) > 0
+}
+
+// partition reads one partition line into p. The line EncodeYAML writes
+// (its keys in their order) is read as it stands (canonicalPartition);
+// any other is cut into a flowMap first, which reads the same values
+// from the canonical line (TestCanonicalPartitionLine).
+func (r *lineReader) partition(line string, p *wirePartition) bool {
+	var vals [len(partitionOrder)]string
+	if !canonicalPartition(line, &vals) {
+		m, ok := parseFlow(line, partitionKeys)
+		if !ok || !m.has(partitionOrder[:]...) {
+			return false
+		}
+		for i, k := range partitionOrder {
+			vals[i] = m[k]
+		}
+	}
+	topic, ok := scalarString(vals[0], false)
+	if !ok {
+		return false
+	}
+	p.Topic = r.strs.put(r.keep(topic))
+	pn, null, ok := intValue(vals[1], 32)
+	if !ok || null {
+		return false
+	}
+	p.Partition = r.i32s.put(int32(pn))
+	for i, f := range []**int64{&p.Current, &p.Target, &p.LogStart, &p.LogEnd} {
+		n, null, ok := intValue(vals[2+i], 64)
+		if !ok || (null && i >= 2) {
+			return false
+		}
+		if !null {
+			*f = r.ints.put(n)
+		}
+	}
+	if p.Reason, ok = scalarString(vals[6], false); !ok {
+		return false
+	}
+	p.Reason = r.keep(p.Reason)
+	return true
+}
+
+// partitionOrder is the keys of a partition line in EncodeYAML's order.
+var partitionOrder = [...]string{"topic", "partition", "current", "target", "logStart", "logEnd", "reason"}
+
+// canonicalPartition cuts "{topic: v, partition: v, ..., reason: v}", the
+// keys in partitionOrder, into vals, each value cut as parseFlow cuts it;
+// false for any other line.
+func canonicalPartition(s string, vals *[len(partitionOrder)]string) bool {
+	body, ok := strings.CutPrefix(s, "{")
+	if !ok {
+		return false
+	}
+	if body, ok = strings.CutSuffix(body, "}"); !ok {
+		return false
+	}
+	for i, k := range partitionOrder {
+		if i > 0 {
+			if body, ok = strings.CutPrefix(body, ", "); !ok {
+				return false
+			}
+		}
+		if len(body) < len(k)+2 || body[:len(k)] != k || body[len(k):len(k)+2] != ": " {
+			return false
+		}
+		rest := body[len(k)+2:]
+		var v string
+		if strings.HasPrefix(rest, `"`) {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				return false
+			}
+			v, rest = rest[:end+2], rest[end+2:]
+		} else {
+			end := strings.IndexAny(rest, ",{}[]\"")
+			if end < 0 {
+				v, rest = rest, ""
+			} else {
+				v, rest = rest[:end], rest[end:]
+			}
+		}
+		vals[i], body = v, rest
+	}
+	return body == ""
 }
 
 var partitionKeys = map[string]bool{"topic": true, "partition": true, "current": true, "target": true,
@@ -263,23 +382,31 @@ func (m flowMap) str(k string) (string, bool) { return scalarString(m[k], false)
 
 // int reads a decimal integer of the given size, or null (nil).
 func (m flowMap) int(k string, bits int) (*int64, bool) {
-	v := m[k]
+	n, null, ok := intValue(m[k], bits)
+	if !ok || null {
+		return nil, ok
+	}
+	return &n, true
+}
+
+// intValue reads a decimal integer of the given size, or null.
+func intValue(v string, bits int) (n int64, null, ok bool) {
 	if v == "null" {
-		return nil, true
+		return 0, true, true
 	}
 	if v == "" || v == "-" || (v[0] == '0' && len(v) > 1) || strings.HasPrefix(v, "-0") {
-		return nil, false
+		return 0, false, false
 	}
 	for i := 0; i < len(v); i++ {
 		if (v[i] < '0' || v[i] > '9') && !(i == 0 && v[i] == '-') {
-			return nil, false
+			return 0, false, false
 		}
 	}
 	n, err := strconv.ParseInt(v, 10, bits)
 	if err != nil {
-		return nil, false
+		return 0, false, false
 	}
-	return &n, true
+	return n, false, true
 }
 
 // parseFlow reads "{k: v, k: v}" with keys from known, each once.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -132,4 +134,86 @@ func FuzzDecodeFastPath(f *testing.F) {
 	data, _ := EncodeYAML(rb)
 	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) { checkDecodeSame(t, data) })
+}
+
+// TestCanonicalPartitionLine pins that canonicalPartition, which reads a
+// partition line in EncodeYAML's key order as it stands, cuts the values
+// parseFlow cuts, and refuses every line parseFlow would read otherwise
+// (reordered, missing or extra keys) or not at all: the lines of
+// generated plans and 20,000 mutations of them.
+func TestCanonicalPartitionLine(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	var lines []string
+	for range 300 {
+		data, err := EncodeYAML(randomPlan(r))
+		if err != nil {
+			continue // a string yaml.v3 cannot write (invalid UTF-8)
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if l, ok := strings.CutPrefix(l, "      - "); ok {
+				lines = append(lines, l)
+			}
+		}
+	}
+	if len(lines) < 100 {
+		t.Fatalf("only %d partition lines", len(lines))
+	}
+	for range 20000 {
+		lines = append(lines, string(mutate(r, []byte(lines[r.IntN(len(lines))]))))
+	}
+	lines = append(lines, "{partition: 0, topic: a, current: 1, target: 1, logStart: 0, logEnd: 1, reason: resolved}",
+		"{topic: a, partition: 0, current: 1, target: 1, logStart: 0, logEnd: 1}",
+		"{topic: a, partition: 0, current: 1, target: 1, logStart: 0, logEnd: 1, reason: resolved, x: 1}",
+		"{topic: a, partition: 0, current: 1, target: 1, logStart: 0, logEnd: 1, reason: resolved}")
+	canonical := 0
+	for _, l := range lines {
+		var vals [len(partitionOrder)]string
+		got := canonicalPartition(l, &vals)
+		m, ok := parseFlow(l, partitionKeys)
+		ok = ok && m.has(partitionOrder[:]...)
+		if got && !ok {
+			t.Fatalf("canonicalPartition read %q, parseFlow does not", l)
+		}
+		if !got {
+			continue
+		}
+		canonical++
+		for i, k := range partitionOrder {
+			if vals[i] != m[k] {
+				t.Fatalf("%q: %s is %q, parseFlow cuts %q", l, k, vals[i], m[k])
+			}
+		}
+	}
+	if canonical < 1000 {
+		t.Fatalf("only %d of %d lines were canonical", canonical, len(lines))
+	}
+}
+
+// TestDecodeDuplicateAfterDisorder pins that a partition repeated after
+// the partitions stop being in order is still refused, on both paths.
+func TestDecodeDuplicateAfterDisorder(t *testing.T) {
+	p := benchPlan(1, 4)
+	data, err := EncodeYAML(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var idx []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, "      - ") {
+			idx = append(idx, i)
+		}
+	}
+	// partitions 0 1 2 3 → 0 2 1 3 2: out of order, then 2 again.
+	a, b := lines[idx[1]], lines[idx[2]]
+	lines[idx[1]], lines[idx[2]] = b, a
+	lines = slices.Insert(lines, idx[3]+1, b)
+	bad := []byte(strings.Join(lines, "\n"))
+	for _, fast := range []bool{true, false} {
+		_, err := decode(bad, fast)
+		if err == nil || !strings.Contains(err.Error(), `partition bench-payments-2 appears twice`) {
+			t.Fatalf("fast %v: %v", fast, err)
+		}
+	}
+	checkDecodeSame(t, bad)
 }

@@ -66,7 +66,7 @@ func (d DiffResult) Empty() bool {
 // the commands layer builds B from live state (e.g. with Build, or by
 // setting current to the live commits) and diffs as usual.
 func Diff(a, b *Plan) DiffResult {
-	a, b = normalizedCopy(a), normalizedCopy(b)
+	a, b = canonicalOrder(a), canonicalOrder(b)
 	var d DiffResult
 	pv := func(field, x, y string) {
 		if x != y {

@@ -82,9 +82,22 @@ func normalizedCopy(p *Plan) *Plan {
 // tree is the plan's document, in the key order of docs/plan-format.md
 // ("Fields"). Absent
 // optional values are omitted (annotations, strategy parameters); absent
-// offsets are null (current, a rollback's target).
+// offsets are null (current, a rollback's target). It is the reference
+// the direct writers (encode_direct.go) are compared with, and the form a
+// group yaml.v3 must write is built from (groupTree).
 func tree(p *Plan) *ordMap {
 	p = normalizedCopy(p)
+	doc := headTree(p)
+	groups := make([]any, 0, len(p.Groups))
+	for _, g := range p.Groups {
+		groups = append(groups, groupTree(p, g))
+	}
+	doc.set("groups", groups)
+	return doc
+}
+
+// headTree is the document less its last key, groups: a few keys.
+func headTree(p *Plan) *ordMap {
 	doc := &ordMap{}
 	doc.set("apiVersion", p.APIVersion).set("kind", p.Kind).
 		set("createdAt", quoted(formatTime(p.CreatedAt))).set("createdBy", p.CreatedBy)
@@ -126,26 +139,26 @@ func tree(p *Plan) *ordMap {
 		}
 		doc.set("annotations", an)
 	}
-	groups := make([]any, 0, len(p.Groups))
-	for _, g := range p.Groups {
-		parts := make([]any, 0, len(g.Partitions))
-		for _, pt := range g.Partitions {
-			m := (&ordMap{flow: true}).set("topic", pt.Topic).set("partition", int64(pt.Partition))
-			m.set("current", optInt(pt.Current)).set("target", optInt(pt.Target))
-			m.set("logStart", pt.LogStart).set("logEnd", pt.LogEnd).set("reason", string(pt.Reason))
-			parts = append(parts, m)
-		}
-		gm := (&ordMap{}).set("group", g.Group).set("type", g.Type).set("stateAtPlan", g.StateAtPlan)
-		if p.IsNew(g) {
-			// Derived from stateAtPlan (IsNew), said plainly for the
-			// reviewer; part of the canonical form like every key.
-			gm.set("new", true)
-		}
-		gm.set("partitions", parts)
-		groups = append(groups, gm)
-	}
-	doc.set("groups", groups)
 	return doc
+}
+
+// groupTree is one item of the document's groups.
+func groupTree(p *Plan, g Group) *ordMap {
+	parts := make([]any, 0, len(g.Partitions))
+	for _, pt := range g.Partitions {
+		m := (&ordMap{flow: true}).set("topic", pt.Topic).set("partition", int64(pt.Partition))
+		m.set("current", optInt(pt.Current)).set("target", optInt(pt.Target))
+		m.set("logStart", pt.LogStart).set("logEnd", pt.LogEnd).set("reason", string(pt.Reason))
+		parts = append(parts, m)
+	}
+	gm := (&ordMap{}).set("group", g.Group).set("type", g.Type).set("stateAtPlan", g.StateAtPlan)
+	if p.IsNew(g) {
+		// Derived from stateAtPlan (IsNew), said plainly for the
+		// reviewer; part of the canonical form like every key.
+		gm.set("new", true)
+	}
+	gm.set("partitions", parts)
+	return gm
 }
 
 func optInt(v *int64) any {
@@ -159,77 +172,21 @@ func optInt(v *int64) any {
 // group, one flow mapping per partition line, two-space indent. Strings
 // YAML would read as another type (numbers, true, null, ...) are quoted.
 //
-// The document is encoded a group at a time (see encodeYAMLGroups): yaml.v3
-// keeps every event of a document until it ends, 2 GB at 128,000
-// partitions. The bytes are those of encoding the whole tree at once
-// (TestEncodeYAMLGroupByGroup).
+// The document is written a group at a time from the plan itself
+// (encodeYAMLDirect): yaml.v3 keeps every event of a document until it
+// ends, 2 GB at 128,000 partitions, and the tree of the whole plan is
+// 100 MB more. The bytes are those of encoding the whole tree at once
+// (TestEncodeYAMLGroupByGroup, TestDirectWritersIdentical).
 func EncodeYAML(p *Plan) ([]byte, error) {
-	b, err := encodeYAMLGroups(tree(p))
+	b, err := encodeYAMLDirect(canonicalOrder(p))
 	if err != nil {
 		return nil, fmt.Errorf("encoding plan as YAML: %w", err)
 	}
 	return b, nil
 }
 
-// encodeYAMLGroups writes doc, whose last key is "groups", as yaml.v3
-// writes it whole: the keys before groups as a document of their own,
-// then each group as the text of a document holding only "groups:" with
-// that one group, less its first line. Each group is encoded at the same
-// place of the same structure (an item of a block sequence under a
-// top-level key), so the emitter makes every choice for it as in the
-// whole document; the first item of a sequence is written as any other.
-func encodeYAMLGroups(doc *ordMap) ([]byte, error) {
-	last := len(doc.keys) - 1
-	groups, ok := doc.vals[last].([]any)
-	if !ok || doc.keys[last] != "groups" {
-		return nil, fmt.Errorf("plan tree does not end with groups")
-	}
-	var out, buf bytes.Buffer
-	encode := func(n *yaml.Node) ([]byte, error) {
-		buf.Reset()
-		enc := yaml.NewEncoder(&buf)
-		enc.SetIndent(2)
-		if err := enc.Encode(n); err != nil {
-			return nil, err
-		}
-		if err := enc.Close(); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	head, err := encode(yamlNode(&ordMap{keys: doc.keys[:last], vals: doc.vals[:last]}))
-	if err != nil {
-		return nil, err
-	}
-	out.Write(head)
-	if len(groups) == 0 {
-		out.WriteString("groups: []\n")
-		return out.Bytes(), nil
-	}
-	const key = "groups:\n"
-	out.WriteString(key)
-	direct := planYAML{cache: map[scalarKey]string{}, encode: encode}
-	for _, g := range groups {
-		mark := out.Len()
-		if gm, ok := g.(*ordMap); ok && direct.group(&out, gm) {
-			continue
-		}
-		out.Truncate(mark)
-		one, err := encode(yamlNode((&ordMap{}).set("groups", []any{g})))
-		if err != nil {
-			return nil, err
-		}
-		item, ok := bytes.CutPrefix(one, []byte(key))
-		if !ok {
-			return nil, fmt.Errorf("unexpected encoding of a group: %.40q", one)
-		}
-		out.Write(item)
-	}
-	return out.Bytes(), nil
-}
-
-// planYAML writes a group of the plan tree in YAML itself, as yaml.v3
-// writes it as an item of "groups:", and asks yaml.v3 only how to write
+// planYAML writes a group of the plan in YAML itself (yamlGroup), as
+// yaml.v3 writes its tree as an item of "groups:", and asks yaml.v3 only how to write
 // each distinct string, once per context (block mapping value, or flow
 // mapping value, where more strings need quotes), as the only value of a
 // one-key mapping of that style. That is exact while the rendering is one
@@ -241,6 +198,9 @@ func encodeYAMLGroups(doc *ordMap) ([]byte, error) {
 type planYAML struct {
 	cache  map[scalarKey]string
 	encode func(*yaml.Node) ([]byte, error)
+	// strs caches scalar's answer for strings, block [0] and flow [1]
+	// (str, used by the direct writer).
+	strs [2]map[string]string
 }
 
 type scalarKey struct {
@@ -281,54 +241,6 @@ func (e *planYAML) scalar(v any, flow bool) string {
 	}
 	e.cache[k] = r
 	return r
-}
-
-// group appends gm (group, type, stateAtPlan, partitions) as an item of
-// "groups:" to out; false when it must be left to yaml.v3.
-func (e *planYAML) group(out *bytes.Buffer, gm *ordMap) bool {
-	for i, k := range gm.keys {
-		indent := "    "
-		if i == 0 {
-			indent = "  - "
-		}
-		out.WriteString(indent + k + ":")
-		parts, isList := gm.vals[i].([]any)
-		if !isList {
-			r := e.scalar(gm.vals[i], false)
-			if r == "" {
-				return false
-			}
-			out.WriteString(" " + r + "\n")
-			continue
-		}
-		if i == 0 {
-			return false
-		}
-		if len(parts) == 0 {
-			out.WriteString(" []\n")
-			continue
-		}
-		out.WriteString("\n")
-		for _, pt := range parts {
-			pm, ok := pt.(*ordMap)
-			if !ok || !pm.flow || len(pm.keys) == 0 {
-				return false
-			}
-			out.WriteString(indent + "  - {")
-			for j, pk := range pm.keys {
-				r := e.scalar(pm.vals[j], true)
-				if r == "" {
-					return false
-				}
-				if j > 0 {
-					out.WriteString(", ")
-				}
-				out.WriteString(pk + ": " + r)
-			}
-			out.WriteString("}\n")
-		}
-	}
-	return len(gm.keys) > 0
 }
 
 func yamlNode(v any) *yaml.Node {
@@ -388,8 +300,10 @@ func needsYAMLQuotes(s string) bool {
 // order as the YAML; each partition is one line, as in the YAML, so a
 // JSON plan diffs as well.
 func EncodeJSON(p *Plan) []byte {
+	p = canonicalOrder(p)
 	var b bytes.Buffer
-	writeJSON(&b, tree(p), 0, false)
+	b.Grow(planSize(p) * 3 / 2)
+	writePlanJSON(&b, p, false, nil)
 	b.WriteByte('\n')
 	return b.Bytes()
 }
@@ -400,8 +314,10 @@ func EncodeJSON(p *Plan) []byte {
 // times in formatTime's UTC form, compact (no whitespace outside strings),
 // strings escaped as Go's encoding/json does without HTML escaping.
 func CanonicalJSON(p *Plan) []byte {
+	p = canonicalOrder(p)
 	var b bytes.Buffer
-	writeJSON(&b, tree(p), 0, true)
+	b.Grow(planSize(p))
+	writePlanJSON(&b, p, true, nil)
 	return b.Bytes()
 }
 
@@ -410,9 +326,16 @@ func CanonicalJSON(p *Plan) []byte {
 // reordered has the same digest; any change to a value changes it. The
 // digest is not stored in the file: plan, show and apply print it, and
 // apply --expect-digest compares it.
+//
+// The canonical bytes are hashed as they are written, 64 KiB at a time,
+// never held whole.
 func Digest(p *Plan) string {
-	sum := sha256.Sum256(CanonicalJSON(p))
-	return "sha256:" + hex.EncodeToString(sum[:])
+	h := sha256.New()
+	var b bytes.Buffer
+	b.Grow(flushAt + 4096)
+	writePlanJSON(&b, canonicalOrder(p), true, h)
+	h.Write(b.Bytes())
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {

@@ -53,7 +53,7 @@ func (p Partition) Impact() PartitionImpact {
 // ComputeImpact returns per-partition, per-group and total impact, in plan
 // order.
 func ComputeImpact(p *Plan) PlanImpact {
-	p = normalizedCopy(p)
+	p = canonicalOrder(p)
 	var out PlanImpact
 	for _, g := range p.Groups {
 		gi := GroupImpact{Group: g.Group, Partitions: make([]PartitionImpact, 0, len(g.Partitions))}

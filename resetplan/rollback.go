@@ -22,17 +22,31 @@ type LiveOffsets map[string]map[TopicPartition]int64
 // records p's digest in strategy.rollbackOf. createdAt is now (zero:
 // time.Now()); createdBy is p's, which the caller may overwrite.
 func Rollback(p *Plan, live LiveOffsets, now time.Time) *Plan {
+	return RollbackOf(p, Digest(p), live, now)
+}
+
+// RollbackOf is Rollback for a caller that has p's digest already (apply
+// computes it to check --expect-digest): digest must be Digest(p).
+func RollbackOf(p *Plan, digest string, live LiveOffsets, now time.Time) *Plan {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	p = normalizedCopy(p)
-	rb := newPlan(now, p.CreatedBy, p.Cluster, Strategy{Type: StrategyRollback, RollbackOf: Digest(p)}, p.Annotations, len(p.Groups))
+	p = canonicalOrder(p)
+	rb := newPlan(now, p.CreatedBy, p.Cluster, Strategy{Type: StrategyRollback, RollbackOf: digest}, p.Annotations, len(p.Groups))
+	n := 0
 	for _, g := range p.Groups {
+		n += len(g.Partitions)
+	}
+	// The restored targets, one allocation for all of them.
+	targets := make([]int64, 0, n)
+	for _, g := range p.Groups {
+		gl := live[g.Group]
 		rg := Group{Group: g.Group, Type: g.Type, StateAtPlan: g.StateAtPlan, Partitions: make([]Partition, 0, len(g.Partitions))}
 		for _, pt := range g.Partitions {
 			r := Partition{Topic: pt.Topic, Partition: pt.Partition, LogStart: pt.LogStart, LogEnd: pt.LogEnd, Current: pt.Target}
-			if off, ok := live[g.Group][pt.TP()]; ok {
-				r.Target, r.Reason = i64(off), ReasonRestore
+			if off, ok := gl[pt.TP()]; ok {
+				targets = append(targets, off)
+				r.Target, r.Reason = &targets[len(targets)-1], ReasonRestore
 			} else {
 				r.Reason = ReasonDeleteOffset
 			}
@@ -69,7 +83,7 @@ func (d Drift) String() string {
 // returns the ones that moved, in plan order; apply refuses a plan with
 // drift unless --force.
 func FindDrift(p *Plan, live LiveOffsets) []Drift {
-	p = normalizedCopy(p)
+	p = canonicalOrder(p)
 	var out []Drift
 	for _, g := range p.Groups {
 		for _, pt := range g.Partitions {
