@@ -271,10 +271,15 @@ func TestApplySIGINT(t *testing.T) {
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	var signalled atomic.Bool
+	// The process, once started, for kfake's handler goroutine (reading
+	// cmd.Process there races with cmd.Start).
+	var proc atomic.Pointer[os.Process]
 	e.Kfake.ControlKey(int16(kmsg.OffsetCommit), func(req kmsg.Request) (kmsg.Response, error, bool) {
 		e.Kfake.KeepControl()
 		if req.(*kmsg.OffsetCommitRequest).Group == f.groups[3] && !signalled.Swap(true) {
-			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			if p := proc.Load(); p == nil {
+				t.Errorf("SIGINT: the process is not started")
+			} else if err := p.Signal(os.Interrupt); err != nil {
 				t.Errorf("SIGINT: %v", err)
 			}
 			time.Sleep(300 * time.Millisecond)
@@ -284,6 +289,7 @@ func TestApplySIGINT(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	proc.Store(cmd.Process)
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	if code != 130 || !signalled.Load() {
