@@ -224,13 +224,10 @@ func readCommittedFrom(c *cli.Context) (bool, error) {
 // warnTimeLagErrors says on stderr, once per partition, why a time lag is
 // null because its record could not be read.
 func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
+	errs := snap.TimeLagErrors()
 	var tps []groupops.TopicPartition
-	errs := map[groupops.TopicPartition]error{}
-	for gp, tl := range snap.TimeLags {
-		if _, ok := errs[gp.TP]; tl.Err != nil && !ok {
-			tps = append(tps, gp.TP)
-			errs[gp.TP] = tl.Err
-		}
+	for tp := range errs {
+		tps = append(tps, tp)
 	}
 	for _, tp := range vocab.SortedPartitions(tps) {
 		fmt.Fprintf(s.Err, "kcg: time lag of %s unknown: %s\n", tp, vocab.OneLine(errs[tp].Error()))

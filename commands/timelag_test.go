@@ -219,3 +219,59 @@ func TestDescribeIsolationReadCommitted(t *testing.T) {
 		t.Errorf("bad --isolation: exit %d, stderr %q", r.Code, r.Stderr)
 	}
 }
+
+// Groups committed at the same offset of a partition share one read and
+// one computed time lag (groupops.ReadTimeLags keeps one per partition and
+// committed offset); each group must still get the time of its own
+// commit: two groups at offset 2 see the older records' time, one at 4
+// the newer, one at the log end 0, one below the log start the first
+// record left, flagged, while another at the same offset as that record
+// is not flagged.
+func TestDescribeTimeLagSharedCommits(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	e.CreateTopic(t, topic, 2)
+	old := time.Now().Add(-time.Hour).Truncate(time.Millisecond)
+	newer := time.Now().Add(-5 * time.Minute).Truncate(time.Millisecond)
+	e.Produce(t, topic, 0, recordsAt(4, old)...)
+	e.Produce(t, topic, 0, recordsAt(4, newer)...)
+	e.Produce(t, topic, 1, recordsAt(4, old)...)
+	e.Produce(t, topic, 1, recordsAt(4, newer)...)
+	e.DeleteRecords(t, topic, map[int32]int64{1: 4})
+	base := kafkatest.UniqueName(t, "g")
+	a, b, c, d, f := base+"-a", base+"-b", base+"-c", base+"-d", base+"-f"
+	e.Commit(t, a, topic, map[int32]int64{0: 2, 1: 1})
+	e.Commit(t, b, topic, map[int32]int64{0: 2, 1: 4})
+	e.Commit(t, c, topic, map[int32]int64{0: 4, 1: 2})
+	e.Commit(t, d, topic, map[int32]int64{0: 8, 1: 8})
+	e.Commit(t, f, topic, map[int32]int64{0: 2})
+
+	doc := parseDescribe(t, kcgOn(t, e, "describe", a, b, c, d, f, "--time-lag", "-o", "json").MustCode(t, 0).Stdout)
+	stamp := func(at time.Time) string { return at.UTC().Format("2006-01-02T15:04:05.000Z") }
+	for _, w := range []struct {
+		group string
+		p     int
+		ts    any
+		flags []string
+	}{
+		{a, 0, stamp(old), nil}, {b, 0, stamp(old), nil}, {f, 0, stamp(old), nil},
+		{c, 0, stamp(newer), nil}, {d, 0, nil, nil},
+		{a, 1, stamp(newer), []string{"below-log-start"}}, {c, 1, stamp(newer), []string{"below-log-start"}},
+		{b, 1, stamp(newer), nil}, {d, 1, nil, nil},
+	} {
+		o := offsetOf(t, doc, w.group, topic, w.p)
+		if o["committedTimestamp"] != w.ts || !slices.Equal(flagsOf(o), w.flags) {
+			t.Errorf("%s p%d: committedTimestamp %v flags %v, want %v %v", w.group, w.p, o["committedTimestamp"], flagsOf(o), w.ts, w.flags)
+		}
+		if ms, ok := o["timeLagMs"].(float64); !ok || (w.ts == nil) != (ms == 0) {
+			t.Errorf("%s p%d: timeLagMs %v", w.group, w.p, o["timeLagMs"])
+		}
+	}
+	// The sharing must not leak one group's maximum into another's.
+	for _, g := range doc.Groups {
+		want := map[string]time.Duration{a: time.Since(old), b: time.Since(old), f: time.Since(old), c: time.Since(newer), d: 0}[g.Group]
+		if g.MaxTimeLagMs == nil || time.Duration(*g.MaxTimeLagMs)*time.Millisecond > want+time.Minute || time.Duration(*g.MaxTimeLagMs)*time.Millisecond < want-time.Minute {
+			t.Errorf("%s maxTimeLagMs %v, want about %v", g.Group, ptrText(g.MaxTimeLagMs), want)
+		}
+	}
+}

@@ -71,10 +71,11 @@ type Snapshot struct {
 	Cluster kafkaadmin.ClusterInfo
 	Groups  []Group // in the order asked
 	Bounds  map[TopicPartition]LogBounds
-	// TimeLags are the committed partitions' time lags, and Now the time
-	// they were measured at; nil unless ReadTimeLags ran.
-	TimeLags map[GroupPartition]TimeLag
-	Now      time.Time
+	// Now is the time the time lags (TimeLagAt) were measured at; zero
+	// unless ReadTimeLags ran.
+	Now time.Time
+	// timeLags are the time lags by partition and committed offset.
+	timeLags map[kafkaadmin.RecordAt]TimeLag
 	// ReadCommitted measures lag and time lag against the last stable
 	// offset instead of the high watermark.
 	ReadCommitted bool

@@ -103,15 +103,32 @@ func ComputeTimeLag(committed *int64, b LogBounds, readCommitted bool, rt *kafka
 	return tl
 }
 
-// ReadTimeLags adds the time lag of every committed partition to s: one
-// Fetch phase (see kafkaadmin.RecordTimes) for the commits behind the log
-// end, none for the rest. s.Now is the time the lags are measured at.
+// ReadTimeLags adds the time lag of every committed partition to s (see
+// Snapshot.TimeLagAt): one Fetch phase (see kafkaadmin.RecordTimes) for
+// the commits behind the log end, none for the rest. s.Now is the time the
+// lags are measured at.
+//
+// A time lag depends only on the partition and the committed offset, and
+// at --all-groups sizes most groups share their commits (the same offset
+// of the same partition): each distinct (partition, committed offset) is
+// asked, computed and kept once, not once per group.
 func ReadTimeLags(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error {
-	var qs []kafkaadmin.RecordAt
+	lags := map[kafkaadmin.RecordAt]TimeLag{}
+	var commits, qs []kafkaadmin.RecordAt
+	asked := map[kafkaadmin.RecordAt]bool{}
 	for _, g := range s.Groups {
 		for tp, c := range g.Offsets {
+			key := kafkaadmin.RecordAt{TP: tp, Offset: c.Offset}
+			if _, ok := lags[key]; ok {
+				continue
+			}
+			lags[key] = TimeLag{}
+			commits = append(commits, key)
 			if off, ok := recordOffset(&c.Offset, s.Bounds[tp], s.ReadCommitted); ok {
-				qs = append(qs, kafkaadmin.RecordAt{TP: tp, Offset: off})
+				if q := (kafkaadmin.RecordAt{TP: tp, Offset: off}); !asked[q] {
+					asked[q] = true
+					qs = append(qs, q)
+				}
 			}
 		}
 	}
@@ -120,19 +137,42 @@ func ReadTimeLags(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error
 		return err
 	}
 	s.Now = time.Now()
-	s.TimeLags = map[GroupPartition]TimeLag{}
-	for _, g := range s.Groups {
-		for tp, c := range g.Offsets {
-			b := s.Bounds[tp]
-			var rt *kafkaadmin.RecordTime
-			if off, ok := recordOffset(&c.Offset, b, s.ReadCommitted); ok {
-				r := rts[kafkaadmin.RecordAt{TP: tp, Offset: off}]
-				rt = &r
-			}
-			s.TimeLags[GroupPartition{Group: g.Name(), TP: tp}] = ComputeTimeLag(&c.Offset, b, s.ReadCommitted, rt, s.Now)
+	for _, key := range commits {
+		b := s.Bounds[key.TP]
+		var rt *kafkaadmin.RecordTime
+		if off, ok := recordOffset(&key.Offset, b, s.ReadCommitted); ok {
+			r := rts[kafkaadmin.RecordAt{TP: key.TP, Offset: off}]
+			rt = &r
+		}
+		lags[key] = ComputeTimeLag(&key.Offset, b, s.ReadCommitted, rt, s.Now)
+	}
+	s.timeLags = lags
+	return nil
+}
+
+// TimeLagAt is the time lag of a commit at offset committed on tp, and
+// false unless ReadTimeLags ran and some group has that commit. Groups
+// committed at the same offset get the same TimeLag, pointers included:
+// read it, never write through them.
+func (s *Snapshot) TimeLagAt(tp TopicPartition, committed int64) (TimeLag, bool) {
+	tl, ok := s.timeLags[kafkaadmin.RecordAt{TP: tp, Offset: committed}]
+	return tl, ok
+}
+
+// TimeLagErrors are the partitions whose record could not be read, each
+// with the error of its lowest such commit.
+func (s *Snapshot) TimeLagErrors() map[TopicPartition]error {
+	out := map[TopicPartition]error{}
+	low := map[TopicPartition]int64{}
+	for key, tl := range s.timeLags {
+		if tl.Err == nil {
+			continue
+		}
+		if o, ok := low[key.TP]; !ok || key.Offset < o {
+			low[key.TP], out[key.TP] = key.Offset, tl.Err
 		}
 	}
-	return nil
+	return out
 }
 
 // GroupPartition names one partition of one group.

@@ -139,14 +139,14 @@ func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
 			if c, ok := g.Offsets[tp]; ok {
 				cur.committed, cur.known = c.Offset, cur.known|hasCommitted
 				p.Committed = ptr(c.Offset)
+				if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
+					v := tl // only a found one escapes, not every lookup
+					p.TimeLag = &v
+				}
 			}
 			if cur.known&(hasCommitted|hasEnd) == hasCommitted|hasEnd {
 				cur.lag, cur.known = cur.end-cur.committed, cur.known|hasLag
 				p.Lag = ptr(cur.lag)
-			}
-			if tl, ok := s.TimeLags[key]; ok {
-				v := tl // only a found one escapes, not every lookup
-				p.TimeLag = &v
 			}
 			win := w.history[key]
 			if win == nil {

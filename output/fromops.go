@@ -2,6 +2,7 @@ package output
 
 import (
 	"slices"
+	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -50,15 +51,32 @@ func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []resetplan.TopicSpe
 		}
 	}
 	groups := make([]GroupDescription, 0, len(s.Groups))
+	stamps := timestamps{}
 	for _, g := range s.Groups {
-		groups = append(groups, describeGroup(g, s, filter))
+		groups = append(groups, describeGroup(g, s, filter, stamps))
 	}
 	doc := NewGroupDescriptionList(groups)
 	doc.Sort()
 	return doc
 }
 
-func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(vocab.TopicPartition) bool) GroupDescription {
+// timestamps formats each record time of a snapshot once: the groups
+// committed at the same offset of a partition share one TimeLag (see
+// Snapshot.TimeLagAt), so its *time.Time names the time, and the
+// documents of those partitions share the formatted string. Nothing
+// writes through a document's pointers.
+type timestamps map[*time.Time]*string
+
+func (ts timestamps) format(t *time.Time) *string {
+	s, ok := ts[t]
+	if !ok {
+		s = Ptr(t.UTC().Format(TimestampFormat))
+		ts[t] = s
+	}
+	return s
+}
+
+func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(vocab.TopicPartition) bool, stamps timestamps) GroupDescription {
 	d := v.Desc
 	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
 	if v.Err != nil {
@@ -120,19 +138,19 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 			po.CommittedOffset = Ptr(c.Offset)
 			po.CommittedLeaderEpoch = c.LeaderEpoch
 			po.Metadata = Ptr(c.Metadata)
+			if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
+				if tl.Timestamp != nil {
+					po.CommittedTimestamp = stamps.format(tl.Timestamp)
+				}
+				po.TimeLagMs = tl.Millis
+				po.TimeLagFlags = tl.Flags
+			}
 		}
 		b := s.Bounds[tp]
 		po.LogStartOffset = b.Start
 		po.LogEndOffset = b.End
 		po.LastStableOffset = b.Stable
 		po.Lag = Lag(po.CommittedOffset, b.LagEnd(s.ReadCommitted))
-		if tl, ok := s.TimeLags[groupops.GroupPartition{Group: d.Group, TP: tp}]; ok {
-			if tl.Timestamp != nil {
-				po.CommittedTimestamp = Ptr(tl.Timestamp.UTC().Format(TimestampFormat))
-			}
-			po.TimeLagMs = tl.Millis
-			po.TimeLagFlags = tl.Flags
-		}
 		if m := owner[tp]; m != nil {
 			po.MemberID = Ptr(m.MemberID)
 			po.ClientID = Ptr(m.ClientID)

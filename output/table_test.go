@@ -2,6 +2,9 @@ package output
 
 import (
 	"bytes"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,6 +134,65 @@ func TestHumanMillis(t *testing.T) {
 	} {
 		if got := HumanMillis(ms); got != want {
 			t.Errorf("HumanMillis(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}
+
+// humanMillisBefore is HumanMillis as it was before it wrote into one
+// buffer (string concatenation per unit), kept as the reference the
+// rewrite must match byte for byte.
+func humanMillisBefore(ms int64) string {
+	if ms < 0 {
+		return "-" + humanMillisBefore(-ms)
+	}
+	if ms == 0 {
+		return "0s"
+	}
+	if ms < 1000 {
+		return strconv.FormatInt(ms, 10) + "ms"
+	}
+	s := ms / 1000
+	two := func(a int64, ua string, b int64, ub string) string {
+		out := strconv.FormatInt(a, 10) + ua
+		if b > 0 {
+			out += strconv.FormatInt(b, 10) + ub
+		}
+		return out
+	}
+	switch {
+	case s < 60:
+		return strconv.FormatInt(s, 10) + "s"
+	case s < 3600:
+		return two(s/60, "m", s%60, "s")
+	case s < 86400:
+		return two(s/3600, "h", s%3600/60, "m")
+	}
+	return two(s/86400, "d", s%86400/3600, "h")
+}
+
+// TestHumanMillisMatchesBefore compares HumanMillis with the reference on
+// every unit boundary (±1 ms), a dense sweep of the first two hours, a
+// random sample up to the largest int64 and their negatives.
+func TestHumanMillisMatchesBefore(t *testing.T) {
+	var ms []int64
+	for _, unit := range []int64{1, 1000, 60_000, 3_600_000, 86_400_000} {
+		for k := int64(0); k <= 100; k++ {
+			ms = append(ms, k*unit-1, k*unit, k*unit+1)
+		}
+	}
+	for v := int64(0); v < 7_200_000; v += 997 {
+		ms = append(ms, v)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20_000 {
+		ms = append(ms, r.Int64(), r.Int64N(1<<40))
+	}
+	ms = append(ms, math.MaxInt64)
+	for _, v := range ms {
+		for _, v := range []int64{v, -v} {
+			if got, want := HumanMillis(v), humanMillisBefore(v); got != want {
+				t.Fatalf("HumanMillis(%d) = %q, before %q", v, got, want)
+			}
 		}
 	}
 }
