@@ -2,7 +2,9 @@ package faultproxy_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kcg-dev/kcg/internal/faultproxy"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
@@ -78,6 +81,33 @@ func TestRewritesBrokerAddresses(t *testing.T) {
 	}
 }
 
+// apiVersions sends one ApiVersions v0 request over a new connection to
+// addr and reads its answer whole: the time it took and the answer's size.
+func apiVersions(addr string, timeout time.Duration) (time.Duration, int, error) {
+	c, err := net.DialTimeout("tcp", addr, timeout)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(timeout))
+	req := kmsg.NewPtrApiVersionsRequest()
+	req.Version = 0
+	frame := kmsg.NewRequestFormatter(kmsg.FormatterClientID("faultproxy-test")).AppendRequest(nil, req, 1)
+	start := time.Now()
+	if _, err := c.Write(frame); err != nil {
+		return 0, 0, err
+	}
+	var size [4]byte
+	if _, err := io.ReadFull(c, size[:]); err != nil {
+		return 0, 0, err
+	}
+	body := make([]byte, binary.BigEndian.Uint32(size[:]))
+	if _, err := io.ReadFull(c, body); err != nil {
+		return 0, 0, err
+	}
+	return time.Since(start), 4 + len(body), nil
+}
+
 // Each fault does what it says to one Metadata request through one proxy.
 func TestFaults(t *testing.T) {
 	_, pc := newCluster(t)
@@ -88,7 +118,10 @@ func TestFaults(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		start := time.Now()
-		_, err := cl.Metadata(ctx, &kafka.MetadataRequest{})
+		// One topic, not all of them: on a shared real cluster every
+		// other test's topics would make the answer large and the
+		// slow fault's time unbounded.
+		_, err := cl.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{"kcg-faultproxy-test"}})
 		return time.Since(start), err
 	}
 	set := func(f faultproxy.Fault) {
@@ -126,11 +159,14 @@ func TestFaults(t *testing.T) {
 		t.Fatalf("cut: %v after %v, want a connection error at once", err, d)
 	}
 
-	// kafka-go's ApiVersions response alone is some hundred bytes: at
-	// 200 B/s a Metadata exchange takes more than a second.
-	set(faultproxy.Fault{Mode: faultproxy.Slow, Rate: 200})
-	if d, err := metadata(20 * time.Second); err != nil || d < time.Second {
-		t.Fatalf("slow: %v after %v", err, d)
+	// One ApiVersions exchange by hand (a kafka-go client would also
+	// fetch the metadata of every topic in the background, which on a
+	// shared real cluster is too large to wait for at this rate): its
+	// answer of some hundred bytes takes about size/rate.
+	const rate = 200
+	set(faultproxy.Fault{Mode: faultproxy.Slow, Rate: rate})
+	if d, n, err := apiVersions(p.Addr(), 30*time.Second); err != nil || d < time.Duration(float64(time.Second)*0.8*float64(n)/rate) {
+		t.Fatalf("slow: %v after %v for %d bytes at %d B/s", err, d, n, rate)
 	}
 
 	// Keys: a black hole for OffsetCommit only lets Metadata through.
