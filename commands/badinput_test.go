@@ -80,9 +80,9 @@ func TestBadInputOneLine(t *testing.T) {
 		code int
 		want string
 	}{
-		{"100 MB plan", []string{"show", files["big.yaml"]}, 65, "larger than 16 MiB, kcg's limit for a plan file"},
-		{"100 MB plan to apply", []string{"apply", files["big.yaml"], "-b", closedPort}, 65, "16 MiB"},
-		{"100 MB plan to diff", []string{"diff", files["big.yaml"], files["big.yaml"]}, 65, "16 MiB"},
+		{"100 MB plan", []string{"show", files["big.yaml"]}, 65, "larger than 64 MiB, kcg's limit for a plan file"},
+		{"100 MB plan to apply", []string{"apply", files["big.yaml"], "-b", closedPort}, 65, "64 MiB"},
+		{"100 MB plan to diff", []string{"diff", files["big.yaml"], files["big.yaml"]}, 65, "64 MiB"},
 		{"billion laughs", []string{"show", files["laughs.yaml"]}, 65, "excessive aliasing"},
 		{"deep YAML", []string{"show", files["deep.yaml"]}, 65, "max depth"},
 		{"deep JSON", []string{"show", files["deep.json"]}, 65, "max depth"},

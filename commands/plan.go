@@ -211,6 +211,9 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := resetplan.CheckWritable(data, resetplan.FormatForPath(o.out)); err != nil {
+		return app.Refused(err)
+	}
 	if o.out == "-" {
 		if _, err := s.Out.Write(data); err != nil {
 			return err

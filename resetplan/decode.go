@@ -81,7 +81,9 @@ type wirePartition struct {
 // The plan comes back sorted (groups, then partitions), which is also the
 // order of its digest: reordering a file does not change what it is.
 //
-// data larger than MaxPlanBytes is refused before it is parsed. yaml.v3
+// data larger than MaxPlanBytes is refused before it is parsed, and data
+// larger than MaxOtherPlanBytes unless it is in kcg's own YAML layout (the
+// fast path). yaml.v3
 // refuses nesting deeper than 10,000 levels and aliases that expand far
 // beyond the document ("billion laughs"); encoding/json refuses nesting
 // deeper than 10,000 levels.
@@ -107,6 +109,9 @@ func decode(data []byte, fast bool) (*Plan, error) {
 			}
 			return p, nil
 		}
+	}
+	if len(data) > MaxOtherPlanBytes {
+		return nil, tooLarge(MaxOtherPlanBytes, otherLayout)
 	}
 	trimmed := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if len(trimmed) == 0 {

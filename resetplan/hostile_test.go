@@ -65,8 +65,8 @@ func checkTooLarge(t *testing.T, err error, limit int64, what string) {
 	if !errors.As(err, &tl) || !errors.Is(err, ErrBadInput) || tl.Limit != limit {
 		t.Fatalf("got %v, want a *TooLargeError at %d bytes", err, limit)
 	}
-	if msg := err.Error(); !strings.Contains(msg, "16 MiB") || !strings.Contains(msg, what) || strings.Contains(msg, "\n") {
-		t.Fatalf("message %q: want one line naming the 16 MiB limit for a %s", msg, what)
+	if msg := err.Error(); !strings.Contains(msg, sizeText(limit)) || !strings.Contains(msg, what) || strings.Contains(msg, "\n") {
+		t.Fatalf("message %q: want one line naming the %s limit for a %s", msg, sizeText(limit), what)
 	}
 }
 
@@ -186,5 +186,43 @@ func TestHostileCSVRows(t *testing.T) {
 	ft, _, err := ParseResetFile(blank, "")
 	if err != nil || ft["g"][TopicPartition{Topic: "t"}] != 1 {
 		t.Fatalf("16 MiB of blank lines and one row: %v, %v", ft, err)
+	}
+}
+
+// kcg reads the plans it writes: the 10,000 groups × 16 partitions of
+// bench/run (19 MiB of YAML) are over the 16 MiB that a plan in another
+// layout may have, and decode by the fast path; the same plan as JSON is
+// refused, and kcg plan would not write it (CheckWritable).
+func TestLargeCanonicalPlanReads(t *testing.T) {
+	p := benchPlan(10000, 16)
+	data, err := EncodeYAML(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) <= MaxOtherPlanBytes || len(data) > MaxPlanBytes {
+		t.Fatalf("the plan is %d bytes: not between the two limits", len(data))
+	}
+	got, err := Decode(data)
+	if err != nil {
+		t.Fatalf("kcg's own %d-byte plan: %v", len(data), err)
+	}
+	if Digest(got) != Digest(p) {
+		t.Fatal("decoded to another plan")
+	}
+	if err := CheckWritable(data, FormatYAML); err != nil {
+		t.Fatalf("CheckWritable refuses the YAML: %v", err)
+	}
+	js := EncodeJSON(p)
+	_, err = Decode(js)
+	checkTooLarge(t, err, MaxOtherPlanBytes, "not in kcg's own YAML layout")
+	if err := CheckWritable(js, FormatJSON); err == nil || !strings.Contains(err.Error(), "write it as YAML") {
+		t.Fatalf("CheckWritable of %d bytes of JSON: %v", len(js), err)
+	}
+	// The same YAML once edited (a comment at the top) leaves the fast
+	// path and meets the lower limit.
+	_, err = Decode(append([]byte("# reviewed\n"), data...))
+	checkTooLarge(t, err, MaxOtherPlanBytes, "not in kcg's own YAML layout")
+	if err := CheckWritable(make([]byte, MaxPlanBytes+1), FormatYAML); err == nil || !strings.Contains(err.Error(), "plan fewer groups") {
+		t.Fatalf("CheckWritable over the limit: %v", err)
 	}
 }

@@ -11,11 +11,18 @@ import (
 // the file size is what bounds memory; the limits are far above any plan
 // a person can review.
 const (
-	// MaxPlanBytes is the largest plan file kcg reads: 16 MiB, about
-	// 130,000 partition lines.
-	MaxPlanBytes = 16 << 20
+	// MaxPlanBytes is the largest plan file kcg reads: 64 MiB, about
+	// 550,000 partition lines, when it is in kcg's own YAML layout (the
+	// bytes kcg plan writes), which fastWire reads at a few times its size
+	// without yaml.v3.
+	MaxPlanBytes = 64 << 20
+	// MaxOtherPlanBytes is the largest plan file in any other layout
+	// (JSON, or YAML written or edited by hand): 16 MiB, about 130,000
+	// partition lines, as yaml.v3 and encoding/json allocate some sixty
+	// times the size.
+	MaxOtherPlanBytes = 16 << 20
 	// MaxResetFileBytes is the largest --from-file (plan or CSV).
-	MaxResetFileBytes = MaxPlanBytes
+	MaxResetFileBytes = MaxOtherPlanBytes
 	// MaxCSVRows is the most rows a --from-file CSV may have (blank lines
 	// are not counted).
 	MaxCSVRows = 1_000_000
@@ -53,6 +60,24 @@ func (e *TooLargeError) Error() string {
 func (e *TooLargeError) Is(target error) bool { return target == ErrBadInput }
 
 func tooLarge(limit int64, what string) error { return &TooLargeError{Limit: limit, What: what} }
+
+// otherLayout names a plan file over MaxOtherPlanBytes that is not in kcg's
+// own YAML layout.
+const otherLayout = "plan file not in kcg's own YAML layout (JSON, or YAML written by hand; kcg reads its own YAML plans up to 64 MiB)"
+
+// CheckWritable refuses a plan encoding that kcg would not read back: over
+// MaxPlanBytes, or over MaxOtherPlanBytes as JSON. kcg plan calls it
+// before writing, so it never leaves a plan that show, diff and apply
+// refuse.
+func CheckWritable(data []byte, f Format) error {
+	switch {
+	case len(data) > MaxPlanBytes:
+		return fmt.Errorf("the plan is %s, larger than %s, kcg's limit for a plan file: plan fewer groups or topics at a time", sizeText(int64(len(data))), sizeText(MaxPlanBytes))
+	case f == FormatJSON && len(data) > MaxOtherPlanBytes:
+		return fmt.Errorf("the plan is %s as JSON, larger than %s, kcg's limit for a JSON plan file: write it as YAML (--out PLAN.yaml), which kcg reads up to %s", sizeText(int64(len(data))), sizeText(MaxOtherPlanBytes), sizeText(MaxPlanBytes))
+	}
+	return nil
+}
 
 // sizeText prints a limit: "16 MiB", or bytes when not a whole MiB.
 func sizeText(n int64) string {
