@@ -343,20 +343,9 @@ func canonicalPartition(s string, vals *[len(partitionOrder)]string) bool {
 			return false
 		}
 		rest := body[len(k)+2:]
-		var v string
-		if strings.HasPrefix(rest, `"`) {
-			end := strings.IndexByte(rest[1:], '"')
-			if end < 0 {
-				return false
-			}
-			v, rest = rest[:end+2], rest[end+2:]
-		} else {
-			end := strings.IndexAny(rest, ",{}[]\"")
-			if end < 0 {
-				v, rest = rest, ""
-			} else {
-				v, rest = rest[:end], rest[end:]
-			}
+		v, rest, ok := flowValue(rest)
+		if !ok {
+			return false
 		}
 		vals[i], body = v, rest
 	}
@@ -365,6 +354,24 @@ func canonicalPartition(s string, vals *[len(partitionOrder)]string) bool {
 
 var partitionKeys = map[string]bool{"topic": true, "partition": true, "current": true, "target": true,
 	"logStart": true, "logEnd": true, "reason": true}
+
+// flowValue cuts the raw value at the start of rest (a flow mapping's
+// text after "key: "): a double-quoted string whole, quotes kept, or the
+// text up to the next flow indicator or quote. ok is false for an
+// unterminated string.
+func flowValue(rest string) (v, after string, ok bool) {
+	if strings.HasPrefix(rest, `"`) {
+		end := strings.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return "", "", false
+		}
+		return rest[:end+2], rest[end+2:], true
+	}
+	if end := strings.IndexAny(rest, ",{}[]\""); end >= 0 {
+		return rest[:end], rest[end:], true
+	}
+	return rest, "", true
+}
 
 // flowMap is a flow mapping's raw values by key.
 type flowMap map[string]string
@@ -427,20 +434,9 @@ func parseFlow(s string, known map[string]bool) (flowMap, bool) {
 		if _, dup := m[k]; dup {
 			return nil, false
 		}
-		var v string
-		if strings.HasPrefix(rest, `"`) {
-			end := strings.IndexByte(rest[1:], '"')
-			if end < 0 {
-				return nil, false
-			}
-			v, rest = rest[:end+2], rest[end+2:]
-		} else {
-			end := strings.IndexAny(rest, ",{}[]\"")
-			if end < 0 {
-				v, rest = rest, ""
-			} else {
-				v, rest = rest[:end], rest[end:]
-			}
+		v, rest, ok := flowValue(rest)
+		if !ok {
+			return nil, false
 		}
 		m[k] = v
 		if rest == "" {
