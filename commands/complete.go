@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
@@ -349,7 +350,7 @@ func clusterNames(parent context.Context, a *cli.App, c completion, internal boo
 // all topics (topics): nothing that writes.
 func readNames(c *cli.Context, topics, internal bool) []string {
 	// The same connection as the command's: no bootstrap at all fails
-	// here, before any network (kafkaadmin.ErrNoBootstrap).
+	// here, before any network (connconfig.ErrNoBootstrap).
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return nil
@@ -419,11 +420,11 @@ func connectionWords(cmd *cli.Command, words []string, conn []cli.Flag) []string
 // profileNames are the profiles of kcg's config file; none when there is
 // no file or it cannot be read (completion stays silent).
 func profileNames() []string {
-	path, err := kafkaadmin.ConfigPath()
+	path, err := connconfig.ConfigPath()
 	if err != nil {
 		return nil
 	}
-	f, err := kafkaadmin.ReadProfileFile(path)
+	f, err := connconfig.ReadProfileFile(path)
 	if err != nil {
 		return nil
 	}

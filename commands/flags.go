@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -109,15 +110,15 @@ func formatFrom(c *cli.Context) (output.Format, error) {
 }
 
 // connOptions gathers the connection flags.
-func connOptions(c *cli.Context) (kafkaadmin.ConnOptions, error) {
+func connOptions(c *cli.Context) (connconfig.ConnOptions, error) {
 	t, err := app.ParseTimeout(c.String("timeout"))
 	if err != nil {
-		return kafkaadmin.ConnOptions{}, err
+		return connconfig.ConnOptions{}, err
 	}
-	return kafkaadmin.ConnOptions{
+	return connconfig.ConnOptions{
 		UseProfiles:           true,
 		Profile:               c.String("profile"),
-		ProfileFrom:           flagSource(c, "profile", "--profile", kafkaadmin.EnvProfile),
+		ProfileFrom:           flagSource(c, "profile", "--profile", connconfig.EnvProfile),
 		BootstrapFrom:         flagSource(c, "bootstrap-server", "--bootstrap-server", "KCG_BOOTSTRAP_SERVER"),
 		Bootstrap:             c.String("bootstrap-server"),
 		CommandConfig:         c.String("command-config"),

@@ -6,8 +6,8 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/app"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/urfave/cli/v2"
 )
@@ -84,17 +84,17 @@ func profileUseOptionsFrom(c *cli.Context) (profileOptions, error) {
 
 // readProfiles reads the config file. A missing file is no profiles
 // (missingOK) or a usage error naming the path.
-func readProfiles(missingOK bool) (*kafkaadmin.ProfileFile, error) {
-	path, err := kafkaadmin.ConfigPath()
+func readProfiles(missingOK bool) (*connconfig.ProfileFile, error) {
+	path, err := connconfig.ConfigPath()
 	if err != nil {
 		return nil, err
 	}
-	f, err := kafkaadmin.ReadProfileFile(path)
+	f, err := connconfig.ReadProfileFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		if missingOK {
-			return &kafkaadmin.ProfileFile{Path: path}, nil
+			return &connconfig.ProfileFile{Path: path}, nil
 		}
-		return nil, app.Usagef("no config file at %s: create it (see docs/profiles.md) or set %s", path, kafkaadmin.EnvConfig)
+		return nil, app.Usagef("no config file at %s: create it (see docs/profiles.md) or set %s", path, connconfig.EnvConfig)
 	}
 	return f, err
 }
@@ -118,7 +118,7 @@ func runProfileShow(c *cli.Context, s Streams, o profileOptions) error {
 	name := o.name
 	if name == "" {
 		// The profile a command would use: KCG_PROFILE, else current:.
-		name = os.Getenv(kafkaadmin.EnvProfile)
+		name = os.Getenv(connconfig.EnvProfile)
 	}
 	if name == "" {
 		name = f.Current
@@ -128,21 +128,21 @@ func runProfileShow(c *cli.Context, s Streams, o profileOptions) error {
 	}
 	p, ok := f.Lookup(name)
 	if !ok {
-		return app.WithCode(app.ExitUsage, &kafkaadmin.UnknownProfileError{Name: name, From: "profile show", Path: f.Path, Known: f.Names()})
+		return app.WithCode(app.ExitUsage, &connconfig.UnknownProfileError{Name: name, From: "profile show", Path: f.Path, Known: f.Names()})
 	}
 	return output.Write(s.Out, o.format, output.NewProfileDocument(f, p))
 }
 
 func runProfileUse(c *cli.Context, s Streams, o profileOptions) error {
-	path, err := kafkaadmin.ConfigPath()
+	path, err := connconfig.ConfigPath()
 	if err != nil {
 		return err
 	}
-	err = kafkaadmin.UseProfile(path, o.name)
+	err = connconfig.UseProfile(path, o.name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return app.Usagef("profile use: no config file at %s: create it (see docs/profiles.md) or set %s", path, kafkaadmin.EnvConfig)
+		return app.Usagef("profile use: no config file at %s: create it (see docs/profiles.md) or set %s", path, connconfig.EnvConfig)
 	}
-	var ue *kafkaadmin.UnknownProfileError
+	var ue *connconfig.UnknownProfileError
 	if errors.As(err, &ue) {
 		return app.WithCode(app.ExitUsage, err)
 	}

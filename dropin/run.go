@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -27,7 +28,7 @@ type dropIn struct {
 // --timeout (milliseconds; kcg applies it to the whole command, default
 // 30000 as in Kafka 4.1+).
 func (d *dropIn) connect() (*kafkaadmin.Client, context.Context, func(), error) {
-	o := kafkaadmin.ConnOptions{Timeout: app.DefaultTimeout}
+	o := connconfig.ConnOptions{Timeout: app.DefaultTimeout}
 	var err error
 	if o.Bootstrap, err = d.a.One("bootstrap-server"); err != nil {
 		return nil, nil, nil, &javaFailure{err.Error(), app.ExitUsage}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -20,7 +21,7 @@ import (
 func TestReadForPlanReadsSourceWithTargets(t *testing.T) {
 	// kfake on both tiers: only kfake counts requests.
 	e := kafkatest.Fake(t)
-	cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{e.Bootstrap}})
+	cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{e.Bootstrap}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/segmentio/kafka-go"
@@ -20,7 +21,7 @@ import (
 
 func newClient(t *testing.T, e *kafkatest.Env) *kafkaadmin.Client {
 	t.Helper()
-	cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{e.Bootstrap}})
+	cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{e.Bootstrap}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func tp(topic string, p int32) kafkaadmin.TopicPartition {
 // deadline — never an empty group list, which is what kafka-go's own
 // ListGroups returns.
 func TestUnreachableFailsFast(t *testing.T) {
-	cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{"127.0.0.1:1"}})
+	cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{"127.0.0.1:1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 )
@@ -47,7 +48,7 @@ func TestBootstrapSkipsSilentAddress(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	hole := blackHole(t)
 	for i := range 8 {
-		cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{hole, e.Bootstrap}})
+		cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{hole, e.Bootstrap}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func TestBootstrapSkipsSilentAddress(t *testing.T) {
 	}
 
 	// Every address silent: the deadline, with the usual timeout error.
-	cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{hole, blackHole(t)}})
+	cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{hole, blackHole(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}

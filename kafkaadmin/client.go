@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/protocol"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -28,7 +29,7 @@ const maxInFlight = 8
 // Client is an admin connection to one Kafka cluster. It is safe for
 // concurrent use. Close releases its connections.
 type Client struct {
-	cfg       Config
+	cfg       connconfig.Config
 	addr      net.Addr // every bootstrap address; see bootstrapAddr
 	boot      bootstrapProbe
 	transport *kafka.Transport
@@ -57,9 +58,9 @@ type versionRange struct{ min, max int16 }
 
 // New returns a Client for cfg. It does not dial: the first operation does,
 // and fails with an *UnreachableError when no bootstrap server answers.
-func New(cfg Config) (*Client, error) {
+func New(cfg connconfig.Config) (*Client, error) {
 	if len(cfg.Bootstrap) == 0 {
-		return nil, ErrNoBootstrap
+		return nil, connconfig.ErrNoBootstrap
 	}
 	clientID := cfg.ClientID
 	if clientID == "" {

@@ -3,13 +3,14 @@ package kafkaadmin
 import (
 	"context"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // NewRawForTest returns a Client for addr, for tests that send raw
 // requests.
 func NewRawForTest(addr string) *Client {
-	c, err := New(Config{Bootstrap: []string{addr}})
+	c, err := New(connconfig.Config{Bootstrap: []string{addr}})
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -36,7 +37,7 @@ func TestOlderBrokers(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{addr}})
+			cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{addr}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +146,7 @@ func TestConsumerGroupDescribeDuplicateEntries(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cl, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{c.ListenAddrs()[0]}})
+	cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{c.ListenAddrs()[0]}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/connconfig"
 )
 
 // The document kinds of `kcg profile list` and `kcg profile show`.
@@ -80,7 +80,7 @@ func optional(s string) *string {
 }
 
 // NewProfileList returns the list of f's profiles.
-func NewProfileList(f *kafkaadmin.ProfileFile) ProfileList {
+func NewProfileList(f *connconfig.ProfileFile) ProfileList {
 	l := ProfileList{APIVersion: APIVersion, Kind: KindProfileList, ConfigFile: f.Path, Current: optional(f.Current)}
 	for _, p := range f.Profiles {
 		l.Profiles = append(l.Profiles, ProfileSummary{
@@ -123,7 +123,7 @@ func dashIfNil(s *string) string {
 }
 
 // NewProfileDocument returns p of f as a document.
-func NewProfileDocument(f *kafkaadmin.ProfileFile, p kafkaadmin.Profile) ProfileDocument {
+func NewProfileDocument(f *connconfig.ProfileFile, p connconfig.Profile) ProfileDocument {
 	return ProfileDocument{
 		APIVersion: APIVersion, Kind: KindProfile, ConfigFile: f.Path,
 		Name: p.Name, Current: p.Name == f.Current, Bootstrap: p.Bootstrap,

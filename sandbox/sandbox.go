@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -144,7 +145,7 @@ func (s *Sandbox) seed(ctx, runCtx context.Context, now time.Time) error {
 		}
 	}
 
-	admin, err := kafkaadmin.New(kafkaadmin.Config{Bootstrap: []string{s.addr}})
+	admin, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{s.addr}})
 	if err != nil {
 		return err
 	}

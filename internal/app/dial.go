@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 )
 
@@ -34,7 +35,7 @@ func ParseTimeout(s string) (time.Duration, error) {
 // Dial resolves o and returns a client and a context bounded by o.Timeout
 // (DefaultTimeout when unset). The caller calls done, which cancels and
 // closes.
-func Dial(parent context.Context, o kafkaadmin.ConnOptions) (cl *kafkaadmin.Client, ctx context.Context, done func(), err error) {
+func Dial(parent context.Context, o connconfig.ConnOptions) (cl *kafkaadmin.Client, ctx context.Context, done func(), err error) {
 	cfg, err := o.Resolve()
 	if err != nil {
 		return nil, nil, nil, err

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 )
 
 // Exit codes (docs/exit-codes.md).
@@ -77,18 +77,18 @@ func ExitCode(ctx context.Context, err error) int {
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return ExitInterrupted
 	}
-	if errors.Is(err, kafkaadmin.ErrNoBootstrap) {
+	if errors.Is(err, connconfig.ErrNoBootstrap) {
 		return ExitUsage
 	}
-	var upe *kafkaadmin.UnknownProfileError
+	var upe *connconfig.UnknownProfileError
 	if errors.As(err, &upe) {
 		return ExitUsage
 	}
-	var ce *kafkaadmin.ConfigError
+	var ce *connconfig.ConfigError
 	if errors.As(err, &ce) {
 		// Flag misuse is a usage error; a bad --command-config file or key
 		// material is bad input.
-		if ce.Kind == kafkaadmin.ConfigErrorUsage {
+		if ce.Kind == connconfig.ConfigErrorUsage {
 			return ExitUsage
 		}
 		return ExitBadInput

@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 // Redaction: ConnOptions and Config hold a SASL password and a client key,
 // and both end up in logs and error reports, so every way of printing them

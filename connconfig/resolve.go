@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 // Connection configuration: what the user gave on the command line, in the
 // environment and in a Java client properties file (--command-config),

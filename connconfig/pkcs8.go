@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 // Encrypted private keys. Java clients and OpenSSL write PKCS#8 PBES2,
 // which the standard library does not decrypt; kcg decrypts it here so an

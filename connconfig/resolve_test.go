@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
-const connTestdata = "testdata/connconfig"
+const connTestdata = "testdata"
 
 func writeFile(t *testing.T, dir, name, content string) string {
 	t.Helper()

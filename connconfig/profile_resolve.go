@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 // How a profile joins the flags: per setting, flag > environment variable
 // > profile > the --command-config file > defaults. The one exception is

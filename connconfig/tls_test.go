@@ -1,4 +1,4 @@
-package kafkaadmin
+package connconfig
 
 import (
 	"crypto/ecdsa"

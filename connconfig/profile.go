@@ -1,9 +1,10 @@
-package kafkaadmin
+package connconfig
 
 // Profiles: named clusters in kcg's config file (docs/profiles.md). This
 // file reads and checks the file, strictly, from a yaml.v3 node tree so
 // every refusal names its key and line; profile_use.go rewrites its
-// current: line; connconfig.go merges the chosen profile under the flags.
+// current: line; profile_resolve.go merges the chosen profile under the
+// flags.
 
 import (
 	"fmt"
