@@ -13,7 +13,6 @@ import (
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
@@ -177,7 +176,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	// applied plan's currents are by then always "stale".
 	if check.AlreadyApplied() {
 		fmt.Fprintf(s.Err, "already applied: every committed offset equals its target; nothing was written\n")
-		return output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, nil, check.Unchanged(), true))
+		return output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: digest, ClusterID: check.ClusterID, Result: check.Unchanged()}))
 	}
 	warnings, err := check.Refusal(o.force)
 	for _, w := range warnings {
@@ -213,28 +212,35 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		ReadingBack: func(n int) { progress.say("reading back " + vocab.Count(n, "group")) },
 	})
 	progress.done()
-	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {
+	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res})); err != nil {
 		return err
 	}
-	failure := res.Failure()
+	v := res.Verdict()
 	switch {
-	case res.Interrupted:
-		wrote, notWrote, unknown := res.Split()
+	case v.Interrupted:
 		return app.WithCode(app.ExitInterrupted, fmt.Errorf("apply interrupted: the groups in flight finished, no other group was started; written: %s; not written: %s%s; undo with kcg apply %s",
-			orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
-	case failure == nil:
+			orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
+	case v.Failed == nil:
 		fmt.Fprintf(s.Err, "applied %s: %s written and verified\n", o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil
-	case !res.WroteAny():
-		group := res.Groups[res.FailedAt].Group
-		if kafkaadmin.IsActiveGroupError(failure) {
-			return app.Refused(fmt.Errorf("group %s: %w; nothing was written", group, failure))
+	case v.Status == groupops.StatusFailed:
+		if v.GroupActive {
+			return app.Refused(fmt.Errorf("group %s: %w; nothing was written", v.Failed.Group, v.Failure))
 		}
-		return fmt.Errorf("group %s: %w; nothing was written", group, failure)
+		return fmt.Errorf("group %s: %w; nothing was written", v.Failed.Group, v.Failure)
 	}
-	wrote, notWrote, unknown := res.Split()
 	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s%s; undo with kcg apply %s",
-		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
+		v.Failed.Group, v.Failure, orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
+}
+
+// labels names the written groups of a verdict, "group (partly)" for a
+// group written in part.
+func labels(ws []groupops.WrittenGroup) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, w.Label())
+	}
+	return out
 }
 
 // unknownText names, for the last line of a failed apply, the groups whose

@@ -69,45 +69,9 @@ type ApplyResult struct {
 	// Interrupted is true when ApplyOptions.Stop ended the apply before
 	// every group had started; the groups not started are NotWritten.
 	Interrupted bool
-}
-
-// Failure is the error of the group apply stopped at, nil when none.
-func (r ApplyResult) Failure() error {
-	if r.FailedAt < 0 {
-		return nil
-	}
-	return r.Groups[r.FailedAt].Err
-}
-
-// WroteAny reports whether any group may have changed.
-func (r ApplyResult) WroteAny() bool {
-	for _, g := range r.Groups {
-		if g.wrote() {
-			return true
-		}
-	}
-	return false
-}
-
-// Split lists, for the report of a failed apply, the groups written
-// (fully: "group", partly: "group (partly)"), those not written, and those
-// whose offsets could not be read back after their writes were sent
-// (unknown: kcg cannot say whether the broker applied them, so it does not
-// call them written or not written).
-func (r ApplyResult) Split() (written, notWritten, unknown []string) {
-	for _, g := range r.Groups {
-		switch g.Outcome {
-		case Written, Unchanged:
-			written = append(written, g.Group)
-		case Partial:
-			written = append(written, g.Group+" (partly)")
-		case Unknown:
-			unknown = append(unknown, g.Group)
-		default:
-			notWritten = append(notWritten, g.Group)
-		}
-	}
-	return written, notWritten, unknown
+	// AlreadyApplied is true for Check.Unchanged: nothing was written
+	// because every target already equalled the live offset.
+	AlreadyApplied bool
 }
 
 // ApplyOptions tune Apply.
@@ -332,7 +296,7 @@ func writeDeadline(ctx context.Context) (time.Time, bool) {
 // Unchanged is the result of a plan that is already applied: every
 // partition as it is.
 func (c *Check) Unchanged() ApplyResult {
-	res := ApplyResult{FailedAt: -1}
+	res := ApplyResult{FailedAt: -1, AlreadyApplied: true}
 	for _, g := range c.Plan.Groups {
 		res.Groups = append(res.Groups, c.untouched(g, Unchanged, ""))
 	}
