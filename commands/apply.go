@@ -14,6 +14,7 @@ import (
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -131,7 +132,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	progress := newProgress(s)
 	defer progress.done()
 	progress.say("reading the plan")
-	plan, err := readPlan(s, o.path)
+	plan, err := planfile.Read(o.path, s.In)
 	if err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	// connecting; writeRollback refuses again, atomically, before the
 	// first commit.
 	if o.rollbackOut != "" {
-		if _, err := os.Lstat(o.rollbackOut); err == nil {
+		if planfile.Exists(o.rollbackOut) {
 			return errRollbackExists(o.rollbackOut, true)
 		}
 	}
@@ -289,7 +290,7 @@ func writeRollback(s Streams, plan *resetplan.Plan, digest string, check *groupo
 	if err != nil {
 		return "", err
 	}
-	if err := createFile(path, data); err != nil {
+	if err := planfile.Write(path, data, false); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return "", errRollbackExists(path, o.rollbackOut != "")
 		}
