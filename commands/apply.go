@@ -15,6 +15,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -128,113 +129,170 @@ func commitMetadata(p *resetplan.Plan, digest string) string {
 // the broker-failure tests kill a coordinator there.
 var beforeGroupCommit func(group string)
 
+// runApply is kcg apply as its steps: load the plan, preflight it
+// against the cluster, write the rollback plan, apply, and the exit code
+// of what the apply came to.
 func runApply(c *cli.Context, s Streams, o applyOptions) error {
-	progress := newProgress(s)
-	defer progress.done()
-	progress.say("reading the plan")
-	plan, err := readPlan(s, o.path)
-	if err != nil {
+	r := &applyRun{s: s, o: o, progress: newProgress(s)}
+	defer r.progress.done()
+	if err := r.loadPlan(); err != nil {
 		return err
-	}
-	// The digest is needed before connecting only to check
-	// --expect-digest; otherwise it is computed beside the connection and
-	// the preflight (which only read the plan), and awaited after them.
-	var digest string
-	digestc := make(chan string, 1)
-	if o.expectDigest != "" {
-		digest = resetplan.Digest(plan)
-	} else {
-		go func() { digestc <- resetplan.Digest(plan) }()
-	}
-	// An existing --rollback-out (the plan itself, notes) is refused before
-	// connecting; writeRollback refuses again, atomically, before the
-	// first commit.
-	if o.rollbackOut != "" {
-		if _, err := os.Lstat(o.rollbackOut); err == nil {
-			return errRollbackExists(o.rollbackOut, true)
-		}
-	}
-	if o.expectDigest != "" && o.expectDigest != digest {
-		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", o.path, digest, o.expectDigest)
-		return o.refused(s, digest, "", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
 	}
 	cl, ctx, done, err := connect(c)
 	if err != nil {
 		return err
 	}
 	defer done()
-	progress.say("checking " + vocab.Count(len(plan.Groups), "group") + " against the cluster")
-	check, err := groupops.Preflight(ctx, cl, plan)
+	check, err := r.preflight(ctx, cl)
 	if err != nil {
 		return err
 	}
-	if digest == "" {
-		digest = <-digestc
-	}
-	progress.clear()
-	// A plan whose targets all equal the live offsets has been applied
-	// (re-running apply is safe); it is checked before staleness, since an
-	// applied plan's currents are by then always "stale".
 	if check.AlreadyApplied() {
-		fmt.Fprintf(s.Err, "already applied: every committed offset equals its target; nothing was written\n")
-		return output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, nil, check.Unchanged(), true))
+		return r.alreadyApplied(check)
 	}
-	warnings, err := check.Refusal(o.force)
-	for _, w := range warnings {
-		fmt.Fprintf(s.Err, "warning: %s\n", w)
+	if err := r.refuse(check); err != nil {
+		return err
 	}
-	if r, ok := errors.AsType[*groupops.RefusedError](err); ok {
-		return o.refused(s, digest, check.ClusterID, r.Reasons, err)
-	}
+	rbPath, err := r.writeRollback(check)
 	if err != nil {
 		return err
 	}
+	res := r.apply(ctx, c.Context.Done(), cl, check)
+	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res})); err != nil {
+		return err
+	}
+	return r.exit(res.Verdict(), check, rbPath)
+}
 
-	// The rollback plan is on disk before the first commit, so an apply
-	// that dies half-way can still be undone.
-	progress.say("writing the rollback plan")
-	rbPath, err := writeRollback(s, plan, digest, check, o, progress)
+// applyRun is one kcg apply, shared by its steps.
+type applyRun struct {
+	s        Streams
+	o        applyOptions
+	progress *progress
+	plan     *resetplan.Plan
+	// digest is the plan's digest; while it is "", digestc will deliver
+	// it (preflight awaits it).
+	digest  string
+	digestc chan string
+}
+
+// loadPlan reads the plan and refuses, before connecting, an existing
+// --rollback-out and a digest that is not --expect-digest.
+func (r *applyRun) loadPlan() error {
+	r.progress.say("reading the plan")
+	plan, err := planfile.Read(r.o.path, r.s.In)
 	if err != nil {
 		return err
 	}
-	// Ctrl-C (the cancelled c.Context) stops the apply from starting more
-	// groups, but the writes in flight and the read-back run on to the
-	// end, within --timeout: the report must say what the broker holds.
+	r.plan = plan
+	// The digest is needed before connecting only to check
+	// --expect-digest; otherwise it is computed beside the connection and
+	// the preflight (which only read the plan), and awaited after them.
+	r.digestc = make(chan string, 1)
+	if r.o.expectDigest != "" {
+		r.digest = resetplan.Digest(plan)
+	} else {
+		go func() { r.digestc <- resetplan.Digest(plan) }()
+	}
+	// An existing --rollback-out (the plan itself, notes) is refused before
+	// connecting; writeRollback refuses again, atomically, before the
+	// first commit.
+	if r.o.rollbackOut != "" && planfile.Exists(r.o.rollbackOut) {
+		return errRollbackExists(r.o.rollbackOut, true)
+	}
+	if r.o.expectDigest != "" && r.o.expectDigest != r.digest {
+		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", r.o.path, r.digest, r.o.expectDigest)
+		return r.o.refused(r.s, r.digest, "", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
+	}
+	return nil
+}
+
+// preflight checks the plan against the live cluster (groupops.Preflight)
+// and awaits its digest.
+func (r *applyRun) preflight(ctx context.Context, cl *kafkaadmin.Client) (*groupops.Check, error) {
+	r.progress.say("checking " + vocab.Count(len(r.plan.Groups), "group") + " against the cluster")
+	check, err := groupops.Preflight(ctx, cl, r.plan)
+	if err != nil {
+		return nil, err
+	}
+	if r.digest == "" {
+		r.digest = <-r.digestc
+	}
+	r.progress.clear()
+	return check, nil
+}
+
+// alreadyApplied reports a plan whose targets all equal the live offsets:
+// it has been applied, and re-running apply is safe. It is checked before
+// staleness, since an applied plan's currents are by then always "stale".
+func (r *applyRun) alreadyApplied(check *groupops.Check) error {
+	fmt.Fprintf(r.s.Err, "already applied: every committed offset equals its target; nothing was written\n")
+	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged()}))
+}
+
+// refuse prints the check's warnings and returns its refusal, nil when
+// the apply may go on.
+func (r *applyRun) refuse(check *groupops.Check) error {
+	warnings, err := check.Refusal(r.o.force)
+	for _, w := range warnings {
+		fmt.Fprintf(r.s.Err, "warning: %s\n", w)
+	}
+	if re, ok := errors.AsType[*groupops.RefusedError](err); ok {
+		return r.o.refused(r.s, r.digest, check.ClusterID, re.Reasons, err)
+	}
+	return err
+}
+
+// apply writes the checked plan (groupops.Apply). Ctrl-C (stop, the
+// cancelled c.Context) stops it from starting more groups, but the writes
+// in flight and the read-back run on to the end, within --timeout: the
+// report must say what the broker holds.
+func (r *applyRun) apply(ctx context.Context, stop <-chan struct{}, cl *kafkaadmin.Client, check *groupops.Check) groupops.ApplyResult {
 	work, cancelWork := context.WithoutCancel(ctx), func() {}
 	if deadline, ok := ctx.Deadline(); ok {
 		work, cancelWork = context.WithDeadline(work, deadline)
 	}
 	defer cancelWork()
 	res := groupops.Apply(work, cl, check, groupops.ApplyOptions{
-		Metadata: commitMetadata(plan, digest), BeforeGroup: beforeGroupCommit, Stop: c.Context.Done(),
+		Metadata: commitMetadata(r.plan, r.digest), BeforeGroup: beforeGroupCommit, Stop: stop,
 		Progress: func(sent, total int) {
-			progress.say(fmt.Sprintf("applying: %d of %s committed", sent, vocab.Count(total, "group")))
+			r.progress.say(fmt.Sprintf("applying: %d of %s committed", sent, vocab.Count(total, "group")))
 		},
-		ReadingBack: func(n int) { progress.say("reading back " + vocab.Count(n, "group")) },
+		ReadingBack: func(n int) { r.progress.say("reading back " + vocab.Count(n, "group")) },
 	})
-	progress.done()
-	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(o.path, digest, check.ClusterID, &rbPath, res, false)); err != nil {
-		return err
-	}
-	failure := res.Failure()
+	r.progress.done()
+	return res
+}
+
+// exit is the summary line, or the error (with its exit code) of an apply
+// that did not write everything: 130 interrupted, 3 nothing written as
+// the group is active, 1 nothing written, 4 part way.
+func (r *applyRun) exit(v groupops.Verdict, check *groupops.Check, rbPath string) error {
 	switch {
-	case res.Interrupted:
-		wrote, notWrote, unknown := res.Split()
+	case v.Interrupted:
 		return app.WithCode(app.ExitInterrupted, fmt.Errorf("apply interrupted: the groups in flight finished, no other group was started; written: %s; not written: %s%s; undo with kcg apply %s",
-			orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
-	case failure == nil:
-		fmt.Fprintf(s.Err, "applied %s: %s written and verified\n", o.path, vocab.Count(len(check.Pending), "partition"))
+			orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
+	case v.Failed == nil:
+		fmt.Fprintf(r.s.Err, "applied %s: %s written and verified\n", r.o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil
-	case !res.WroteAny():
-		group := res.Groups[res.FailedAt].Group
-		if kafkaadmin.IsActiveGroupError(failure) {
-			return app.Refused(fmt.Errorf("group %s: %w; nothing was written", group, failure))
+	case v.Status == groupops.StatusFailed:
+		if v.GroupActive {
+			return app.Refused(fmt.Errorf("group %s: %w; nothing was written", v.Failed.Group, v.Failure))
 		}
-		return fmt.Errorf("group %s: %w; nothing was written", group, failure)
+		return fmt.Errorf("group %s: %w; nothing was written", v.Failed.Group, v.Failure)
 	}
-	wrote, notWrote, unknown := res.Split()
 	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s%s; undo with kcg apply %s",
-		res.Groups[res.FailedAt].Group, failure, orNone(wrote), orNone(notWrote), unknownText(unknown), rbPath))
+		v.Failed.Group, v.Failure, orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
+}
+
+// labels names the written groups of a verdict, "group (partly)" for a
+// group written in part.
+func labels(ws []groupops.WrittenGroup) []string {
+	out := make([]string, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, w.Label())
+	}
+	return out
 }
 
 // unknownText names, for the last line of a failed apply, the groups whose
@@ -265,15 +323,17 @@ func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []str
 	return err
 }
 
-// writeRollback writes the plan that undoes plan (the live offsets of the
-// check) and returns its path.
-func writeRollback(s Streams, plan *resetplan.Plan, digest string, check *groupops.Check, o applyOptions, progress *progress) (string, error) {
+// writeRollback writes the plan that undoes the plan (the live offsets
+// of the check) and returns its path: it is on disk before the first
+// commit, so an apply that dies half-way can still be undone.
+func (r *applyRun) writeRollback(check *groupops.Check) (string, error) {
+	r.progress.say("writing the rollback plan")
 	now := time.Now()
-	rb := resetplan.RollbackOf(plan, digest, check.Live, now)
+	rb := resetplan.RollbackOf(r.plan, r.digest, check.Live, now)
 	rb.CreatedBy = app.CreatedBy()
-	path := o.rollbackOut
+	path := r.o.rollbackOut
 	if path == "" {
-		path = defaultRollbackPath(o.path, now)
+		path = defaultRollbackPath(r.o.path, now)
 	}
 	// The rollback plan's digest is computed beside its encoding: both
 	// only read rb, and on two cores the second pass costs no wall time.
@@ -283,13 +343,13 @@ func writeRollback(s Streams, plan *resetplan.Plan, digest string, check *groupo
 	if err != nil {
 		return "", err
 	}
-	if err := createFile(path, data); err != nil {
+	if err := planfile.Write(path, data, false); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return "", errRollbackExists(path, o.rollbackOut != "")
+			return "", errRollbackExists(path, r.o.rollbackOut != "")
 		}
 		return "", fmt.Errorf("writing the rollback plan (nothing was written to Kafka): %w", err)
 	}
-	progress.clear()
-	fmt.Fprintf(s.Err, "rollback plan written to %s (digest %s)\n", path, <-digestc)
+	r.progress.clear()
+	fmt.Fprintf(r.s.Err, "rollback plan written to %s (digest %s)\n", path, <-digestc)
 	return path, nil
 }

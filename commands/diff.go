@@ -4,6 +4,7 @@ import (
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -50,11 +51,11 @@ func runDiff(c *cli.Context, s Streams, o diffOptions) error {
 }
 
 func diffPlans(s Streams, o diffOptions) error {
-	a, err := readPlan(s, o.paths[0])
+	a, err := planfile.Read(o.paths[0], s.In)
 	if err != nil {
 		return err
 	}
-	b, err := readPlan(s, o.paths[1])
+	b, err := planfile.Read(o.paths[1], s.In)
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func diffLive(c *cli.Context, s Streams, o diffOptions) error {
 	progress := newProgress(s)
 	defer progress.done()
 	progress.say("reading the plan")
-	plan, err := readPlan(s, o.paths[0])
+	plan, err := planfile.Read(o.paths[0], s.In)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,3 @@ func SetProgressDelay(d time.Duration) (restore func()) {
 	progressDelay = d
 	return func() { progressDelay = old }
 }
-
-// ReadFileLimited is readFileLimited, for its own test.
-var ReadFileLimited = readFileLimited

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -166,11 +166,9 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 }
 
 func runPlan(c *cli.Context, s Streams, o planOptions) error {
-	// Refused before connecting; createFile refuses again, atomically.
-	if o.out != "-" && !o.overwrite {
-		if _, err := os.Lstat(o.out); err == nil {
-			return errPlanExists(o.out)
-		}
+	// Refused before connecting; planfile.Write refuses again, atomically.
+	if o.out != "-" && !o.overwrite && planfile.Exists(o.out) {
+		return errPlanExists(o.out)
 	}
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
@@ -218,11 +216,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 		if _, err := s.Out.Write(data); err != nil {
 			return err
 		}
-	} else if o.overwrite {
-		if err := writeFileAtomic(o.out, data); err != nil {
-			return err
-		}
-	} else if err := createFile(o.out, data); err != nil {
+	} else if err := planfile.Write(o.out, data, o.overwrite); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return errPlanExists(o.out)
 		}
@@ -310,101 +304,4 @@ func planError(err error) error {
 
 func errPlanExists(path string) error {
 	return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", path)
-}
-
-// createFile writes data to path, which must not exist: the data goes to a
-// temporary file in the same directory, which is then hard-linked to path.
-// link(2) fails if path exists, so the check and the creation are one step
-// (no window for another writer) and path is never seen half-written. The
-// error wraps os.ErrExist when path exists. Where the file system has no
-// hard links, path is created with O_EXCL instead.
-func createFile(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return writeErr(path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr != nil {
-		return writeErr(path, werr)
-	}
-	switch err := os.Link(tmp, path); {
-	case err == nil:
-		return nil
-	case errors.Is(err, os.ErrExist):
-		return fmt.Errorf("%s: %w", path, os.ErrExist)
-	}
-	// No hard links here (some network and FUSE file systems).
-	g, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("%s: %w", path, os.ErrExist)
-		}
-		return writeErr(path, err)
-	}
-	_, werr = g.Write(data)
-	if cerr := g.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		_ = os.Remove(path)
-		return writeErr(path, werr)
-	}
-	return nil
-}
-
-// writeErr is the failure to write path, in the operator's terms: the
-// file they named, never kcg's temporary file beside it.
-func writeErr(path string, err error) error {
-	if dir := filepath.Dir(path); errors.Is(err, os.ErrNotExist) {
-		if _, serr := os.Stat(dir); serr != nil {
-			return fmt.Errorf("writing %s: the directory %s does not exist", path, dir)
-		}
-	}
-	return fmt.Errorf("writing %s: %w", path, pathErr(err))
-}
-
-// pathErr drops the file name of a *PathError (it may be a temporary
-// file's): the caller names the file the operator gave.
-func pathErr(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so a plan file is never left half-written.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return writeErr(path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp)
-		return writeErr(path, werr)
-	}
-	return nil
 }

@@ -222,24 +222,23 @@ func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *reset
 		return false, err
 	}
 	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{SkipEmptyGroups: true})
-	failure := res.Failure()
-	if failure == nil {
+	v := res.Verdict()
+	if v.Failed == nil {
 		return len(res.Groups) > 0, nil
 	}
-	failed := res.Groups[res.FailedAt]
-	var written []string
 	// Groups after the failed one may have been in flight with it
 	// (groupops.Apply writes several at once): every group written counts.
-	for i, g := range res.Groups {
-		if i != res.FailedAt && (g.Outcome == groupops.Written || g.Outcome == groupops.Unchanged || g.Outcome == groupops.Partial) {
-			written = append(written, g.Group)
+	var written []string
+	for _, w := range v.Written {
+		if w.Group != v.Failed.Group {
+			written = append(written, w.Group)
 		}
 	}
 	switch {
-	case len(written) > 0 || failed.Outcome == groupops.Partial || failed.Outcome == groupops.Unknown:
-		return true, app.WithCode(app.ExitPartial, fmt.Errorf("group %s: %v (groups already reset: %v)", failed.Group, failure, written))
-	case kafkaadmin.IsActiveGroupError(failure):
-		return false, app.Refused(fmt.Errorf("group %s: %w", failed.Group, failure))
+	case len(written) > 0 || v.Failed.Outcome == groupops.Partial || v.Failed.Outcome == groupops.Unknown:
+		return true, app.WithCode(app.ExitPartial, fmt.Errorf("group %s: %v (groups already reset: %v)", v.Failed.Group, v.Failure, written))
+	case v.GroupActive:
+		return false, app.Refused(fmt.Errorf("group %s: %w", v.Failed.Group, v.Failure))
 	}
-	return false, fmt.Errorf("group %s: %w", failed.Group, failure)
+	return false, fmt.Errorf("group %s: %w", v.Failed.Group, v.Failure)
 }

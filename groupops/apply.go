@@ -69,45 +69,9 @@ type ApplyResult struct {
 	// Interrupted is true when ApplyOptions.Stop ended the apply before
 	// every group had started; the groups not started are NotWritten.
 	Interrupted bool
-}
-
-// Failure is the error of the group apply stopped at, nil when none.
-func (r ApplyResult) Failure() error {
-	if r.FailedAt < 0 {
-		return nil
-	}
-	return r.Groups[r.FailedAt].Err
-}
-
-// WroteAny reports whether any group may have changed.
-func (r ApplyResult) WroteAny() bool {
-	for _, g := range r.Groups {
-		if g.wrote() {
-			return true
-		}
-	}
-	return false
-}
-
-// Split lists, for the report of a failed apply, the groups written
-// (fully: "group", partly: "group (partly)"), those not written, and those
-// whose offsets could not be read back after their writes were sent
-// (unknown: kcg cannot say whether the broker applied them, so it does not
-// call them written or not written).
-func (r ApplyResult) Split() (written, notWritten, unknown []string) {
-	for _, g := range r.Groups {
-		switch g.Outcome {
-		case Written, Unchanged:
-			written = append(written, g.Group)
-		case Partial:
-			written = append(written, g.Group+" (partly)")
-		case Unknown:
-			unknown = append(unknown, g.Group)
-		default:
-			notWritten = append(notWritten, g.Group)
-		}
-	}
-	return written, notWritten, unknown
+	// AlreadyApplied is true for Check.Unchanged: nothing was written
+	// because every target already equalled the live offset.
+	AlreadyApplied bool
 }
 
 // ApplyOptions tune Apply.
@@ -168,13 +132,52 @@ type sent struct {
 // after stay as they were. The result says exactly which were written.
 // The caller has checked c.Refusal.
 func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions) ApplyResult {
+	groups := c.groupsToApply(o.SkipEmptyGroups)
+	out, interrupted := commitGroups(ctx, cl, c, groups, o)
+
+	// One read-back for every group whose writes were sent, batched per
+	// coordinator (the describe path): the report states what the broker
+	// holds, not what was sent.
+	var started []string
+	for i, g := range groups {
+		if out[i].started {
+			started = append(started, g.Group)
+		}
+	}
+	if o.ReadingBack != nil {
+		o.ReadingBack(len(started))
+	}
+	after, rerr := readBack(ctx, cl, started)
+
+	res := ApplyResult{FailedAt: -1, Interrupted: interrupted}
+	for i, g := range groups {
+		gr := c.groupResult(g, out[i], interrupted, after, rerr)
+		res.Groups = append(res.Groups, gr)
+		if gr.Err != nil && res.FailedAt < 0 {
+			res.FailedAt = len(res.Groups) - 1
+		}
+	}
+	return res
+}
+
+// groupsToApply are the plan's groups in plan order, without those that
+// have no partition when skipEmpty.
+func (c *Check) groupsToApply(skipEmpty bool) []resetplan.Group {
 	var groups []resetplan.Group
 	for _, g := range c.Plan.Groups {
-		if o.SkipEmptyGroups && len(g.Partitions) == 0 {
+		if skipEmpty && len(g.Partitions) == 0 {
 			continue
 		}
 		groups = append(groups, g)
 	}
+	return groups
+}
+
+// commitGroups sends the writes of groups, in plan order, a bounded number
+// at a time (commitSlots), and returns what each group's writes came to
+// (index for index) and whether o.Stop ended the apply early. No group
+// starts after one has failed.
+func commitGroups(ctx context.Context, cl *kafkaadmin.Client, c *Check, groups []resetplan.Group, o ApplyOptions) ([]sent, bool) {
 	names := make([]string, len(groups))
 	for i, g := range groups {
 		names[i] = g.Group
@@ -183,6 +186,7 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 	// puts every group in one lane, and the commit finds its coordinator
 	// (or fails, and is reported) by itself.
 	coords, _ := cl.CoordinatorIDs(ctx, names)
+	slots := newCommitSlots(coords, o.Stop)
 
 	writes := c.writesByGroup(o.Metadata)
 	// The writes stop short of the deadline: a commit that never answers
@@ -200,49 +204,19 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 	var failed atomic.Bool
 	var progressMu sync.Mutex
 	nSent := 0
-	overall := make(chan struct{}, commitsInFlight)
-	lanes := map[int32]chan struct{}{}
 	var wg sync.WaitGroup
-	// acquire takes a slot of ch unless the apply is interrupted first.
-	acquire := func(ch chan struct{}) bool {
-		select {
-		case <-o.Stop:
-			return false
-		default:
-		}
-		select {
-		case ch <- struct{}{}:
-			return true
-		case <-o.Stop:
-			return false
-		}
-	}
 	for i, g := range groups {
-		id, ok := coords[g.Group]
-		if !ok {
-			id = -1
-		}
-		lane := lanes[id]
-		if lane == nil {
-			lane = make(chan struct{}, commitsPerCoordinator)
-			lanes[id] = lane
-		}
 		if failed.Load() {
 			break
 		}
-		if !acquire(lane) {
-			interrupted = true
-			break
-		}
-		if !acquire(overall) {
-			<-lane
+		release, ok := slots.take(g.Group)
+		if !ok {
 			interrupted = true
 			break
 		}
 		// A failure may have come in while this group waited for a slot.
 		if failed.Load() {
-			<-overall
-			<-lane
+			release()
 			break
 		}
 		if o.BeforeGroup != nil {
@@ -250,7 +224,7 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 		}
 		out[i].started = true
 		wg.Go(func() {
-			defer func() { <-overall; <-lane }()
+			defer release()
 			var commits []kafkaadmin.OffsetToCommit
 			var deletes []TopicPartition
 			if gw := writes[g.Group]; gw != nil {
@@ -270,50 +244,85 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 		})
 	}
 	wg.Wait()
+	return out, interrupted
+}
 
-	// One read-back for every group whose writes were sent, batched per
-	// coordinator (the describe path): the report states what the broker
-	// holds, not what was sent.
-	var started []string
-	for i, g := range groups {
-		if out[i].started {
-			started = append(started, g.Group)
-		}
-	}
-	if o.ReadingBack != nil {
-		o.ReadingBack(len(started))
-	}
-	after, rerr := readBack(ctx, cl, started)
+// commitSlots bound the groups whose writes are in flight: at most
+// commitsInFlight in all, and commitsPerCoordinator in each coordinator's
+// lane (the groups whose coordinator is unknown share one lane).
+type commitSlots struct {
+	coords  map[string]int32
+	stop    <-chan struct{}
+	overall chan struct{}
+	lanes   map[int32]chan struct{}
+}
 
-	res := ApplyResult{FailedAt: -1, Interrupted: interrupted}
-	for i, g := range groups {
-		var gr GroupResult
-		switch {
-		case out[i].started:
-			a, ok := after[g.Group]
-			e := rerr
-			if e == nil && !ok {
-				e = fmt.Errorf("group %s: no offsets read back", g.Group)
-			}
-			if e == nil {
-				e = a.Err
-			}
-			offs := a.Offsets
-			if e != nil {
-				offs = nil
-			}
-			gr = classify(c, g, out[i].perr, out[i].groupErr, offs, e)
-		case interrupted:
-			gr = c.untouched(g, NotWritten, whyInterrupted)
-		default:
-			gr = c.untouched(g, NotWritten, whyStoppedAfterFailure)
-		}
-		res.Groups = append(res.Groups, gr)
-		if gr.Err != nil && res.FailedAt < 0 {
-			res.FailedAt = len(res.Groups) - 1
-		}
+func newCommitSlots(coords map[string]int32, stop <-chan struct{}) *commitSlots {
+	return &commitSlots{coords: coords, stop: stop, overall: make(chan struct{}, commitsInFlight), lanes: map[int32]chan struct{}{}}
+}
+
+// take waits for a slot of group's lane, then an overall one, and returns
+// the function that gives both back; ok is false when stop was closed
+// first (nothing is then held).
+func (s *commitSlots) take(group string) (release func(), ok bool) {
+	id, known := s.coords[group]
+	if !known {
+		id = -1
 	}
-	return res
+	lane := s.lanes[id]
+	if lane == nil {
+		lane = make(chan struct{}, commitsPerCoordinator)
+		s.lanes[id] = lane
+	}
+	if !s.acquire(lane) {
+		return nil, false
+	}
+	if !s.acquire(s.overall) {
+		<-lane
+		return nil, false
+	}
+	return func() { <-s.overall; <-lane }, true
+}
+
+// acquire takes a slot of ch unless stop is closed first.
+func (s *commitSlots) acquire(ch chan struct{}) bool {
+	select {
+	case <-s.stop:
+		return false
+	default:
+	}
+	select {
+	case ch <- struct{}{}:
+		return true
+	case <-s.stop:
+		return false
+	}
+}
+
+// groupResult is the outcome of g: classified from its writes and its
+// offsets read back (after, or the read-back's error rerr) when it was
+// started, else as it was, with why it was not started.
+func (c *Check) groupResult(g resetplan.Group, s sent, interrupted bool, after map[string]kafkaadmin.GroupOffsets, rerr error) GroupResult {
+	switch {
+	case s.started:
+		a, ok := after[g.Group]
+		e := rerr
+		if e == nil && !ok {
+			e = fmt.Errorf("group %s: no offsets read back", g.Group)
+		}
+		if e == nil {
+			e = a.Err
+		}
+		offs := a.Offsets
+		if e != nil {
+			offs = nil
+		}
+		return classify(c, g, s.perr, s.groupErr, offs, e)
+	case interrupted:
+		return c.untouched(g, NotWritten, whyInterrupted)
+	default:
+		return c.untouched(g, NotWritten, whyStoppedAfterFailure)
+	}
 }
 
 // writeDeadline is the deadline of Apply's writes when ctx has one: the
@@ -332,7 +341,7 @@ func writeDeadline(ctx context.Context) (time.Time, bool) {
 // Unchanged is the result of a plan that is already applied: every
 // partition as it is.
 func (c *Check) Unchanged() ApplyResult {
-	res := ApplyResult{FailedAt: -1}
+	res := ApplyResult{FailedAt: -1, AlreadyApplied: true}
 	for _, g := range c.Plan.Groups {
 		res.Groups = append(res.Groups, c.untouched(g, Unchanged, ""))
 	}

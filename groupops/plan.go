@@ -110,7 +110,7 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 			return info, nil, err
 		}
 	}
-	snaps, err := PlanInputs(gs)
+	snaps, err := planInputs(gs)
 	return info, snaps, err
 }
 

@@ -190,7 +190,7 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 	c.Drift = slices.DeleteFunc(resetplan.FindDrift(plan, c.Live), func(d resetplan.Drift) bool {
 		return atTarget(byName[d.Group], d)
 	})
-	if c.Bounds, err = ListBounds(ctx, cl, tps); err != nil {
+	if c.Bounds, err = listBounds(ctx, cl, tps); err != nil {
 		return nil, err
 	}
 	// Sized once: every partition may be a write, with two offsets.

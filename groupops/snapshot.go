@@ -132,16 +132,16 @@ func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 		tps = append(tps, g.Partitions()...)
 	}
 	progress("listing log offsets")
-	bounds, err := ListBounds(ctx, cl, vocab.SortedPartitions(tps))
+	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps))
 	if err != nil {
 		return nil, err
 	}
 	return &Snapshot{Cluster: info, Groups: gs, Bounds: bounds}, nil
 }
 
-// ListBounds looks up log-start and log-end offsets of tps: two batched
+// listBounds looks up log-start and log-end offsets of tps: two batched
 // ListOffsets phases (one request per partition leader each).
-func ListBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition) (map[TopicPartition]LogBounds, error) {
+func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition) (map[TopicPartition]LogBounds, error) {
 	out := make(map[TopicPartition]LogBounds, len(tps))
 	if len(tps) == 0 {
 		return out, nil
@@ -207,10 +207,10 @@ func ReadStableOffsets(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) 
 	return nil
 }
 
-// PlanInputs are the plan-time view of groups: type, state, members and
+// planInputs are the plan-time view of groups: type, state, members and
 // committed offsets. A group that could not be read fails the whole plan:
 // a plan must not silently leave out a group the operator named.
-func PlanInputs(gs []Group) ([]resetplan.GroupSnapshot, error) {
+func planInputs(gs []Group) ([]resetplan.GroupSnapshot, error) {
 	out := make([]resetplan.GroupSnapshot, 0, len(gs))
 	for _, g := range gs {
 		if g.Err != nil {

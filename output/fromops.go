@@ -194,21 +194,36 @@ func NewPlanStatusOf(path, digest string, c *groupops.Check) PlanStatus {
 	return doc
 }
 
-// NewApplyReportOf is `kcg apply`'s report of r; rollback is the rollback
-// plan's path, nil when none was written.
-func NewApplyReportOf(plan, digest, clusterID string, rollback *string, r groupops.ApplyResult, alreadyApplied bool) ApplyReport {
-	doc := NewApplyReport(plan, digest, clusterID)
-	doc.RollbackPlan = rollback
-	switch {
-	case alreadyApplied:
+// ApplyReportOf names the inputs of NewApplyReportOf.
+type ApplyReportOf struct {
+	// Plan is the plan file's path as given, Digest its digest, ClusterID
+	// the cluster it was applied to.
+	Plan, Digest, ClusterID string
+	// RollbackPlan is the rollback plan's path, "" when none was written
+	// (an already-applied plan).
+	RollbackPlan string
+	// Result is what Apply (or Check.Unchanged) returned.
+	Result groupops.ApplyResult
+}
+
+// NewApplyReportOf is `kcg apply`'s report of in.Result: its status is the
+// result's verdict.
+func NewApplyReportOf(in ApplyReportOf) ApplyReport {
+	doc := NewApplyReport(in.Plan, in.Digest, in.ClusterID)
+	if in.RollbackPlan != "" {
+		doc.RollbackPlan = Ptr(in.RollbackPlan)
+	}
+	switch in.Result.Verdict().Status {
+	case groupops.StatusAlreadyApplied:
 		doc.Result = ResultAlreadyApplied
-	case r.FailedAt < 0:
+	case groupops.StatusApplied:
 		doc.Result = ResultApplied
-	case !r.WroteAny():
+	case groupops.StatusFailed:
 		doc.Result = ResultFailed
-	default:
+	case groupops.StatusPartial:
 		doc.Result = ResultPartial
 	}
+	r := in.Result
 	for _, g := range r.Groups {
 		ag := ApplyGroup{Group: g.Group, Result: string(g.Outcome), Error: errText(g.Err)}
 		for _, p := range g.Partitions {

@@ -1,4 +1,4 @@
-package commands_test
+package planfile
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/resetplan"
 )
 
@@ -23,7 +22,7 @@ func TestReadFileLimitedSized(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := commands.ReadFileLimited(path, limit, "plan file")
+		got, err := readFileLimited(path, limit, "plan file")
 		var tl *resetplan.TooLargeError
 		switch {
 		case n > limit:
@@ -38,7 +37,7 @@ func TestReadFileLimitedSized(t *testing.T) {
 			t.Fatalf("%d bytes: a buffer of %d, not one of the file's size", n, cap(got))
 		}
 	}
-	if _, err := commands.ReadFileLimited(filepath.Join(dir, "missing"), limit, "plan file"); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readFileLimited(filepath.Join(dir, "missing"), limit, "plan file"); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 }

@@ -1,0 +1,124 @@
+package planfile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Exists reports whether path names a file (of any kind, a dangling
+// symbolic link too): the commands refuse an existing name before they
+// connect, and Write refuses it again, atomically.
+func Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// Write writes data to path without ever leaving it half-written. Without
+// overwrite path must not exist: the error wraps os.ErrExist when it does,
+// and the check and the creation are one step (create). With overwrite an
+// existing file is replaced (replace).
+func Write(path string, data []byte, overwrite bool) error {
+	if overwrite {
+		return replace(path, data)
+	}
+	return create(path, data)
+}
+
+// create writes data to path, which must not exist: the data goes to a
+// temporary file in the same directory, which is then hard-linked to path.
+// link(2) fails if path exists, so the check and the creation are one step
+// (no window for another writer) and path is never seen half-written. The
+// error wraps os.ErrExist when path exists. Where the file system has no
+// hard links, path is created with O_EXCL instead.
+func create(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return writeErr(path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr != nil {
+		return writeErr(path, werr)
+	}
+	switch err := os.Link(tmp, path); {
+	case err == nil:
+		return nil
+	case errors.Is(err, os.ErrExist):
+		return fmt.Errorf("%s: %w", path, os.ErrExist)
+	}
+	// No hard links here (some network and FUSE file systems).
+	g, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("%s: %w", path, os.ErrExist)
+		}
+		return writeErr(path, err)
+	}
+	_, werr = g.Write(data)
+	if cerr := g.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		_ = os.Remove(path)
+		return writeErr(path, werr)
+	}
+	return nil
+}
+
+// replace writes data to path through a temporary file in the same
+// directory and a rename, so a plan file is never left half-written.
+func replace(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return writeErr(path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp)
+		return writeErr(path, werr)
+	}
+	return nil
+}
+
+// writeErr is the failure to write path, in the operator's terms: the
+// file they named, never kcg's temporary file beside it.
+func writeErr(path string, err error) error {
+	if dir := filepath.Dir(path); errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(dir); serr != nil {
+			return fmt.Errorf("writing %s: the directory %s does not exist", path, dir)
+		}
+	}
+	return fmt.Errorf("writing %s: %w", path, pathErr(err))
+}
+
+// pathErr drops the file name of a *PathError (it may be a temporary
+// file's): the caller names the file the operator gave.
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
