@@ -152,18 +152,9 @@ func watchSample(parent context.Context, cl *kafkaadmin.Client, timeout time.Dur
 	if err != nil {
 		return output.LagSample{}, err
 	}
-	snap, err := groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
+	snap, err := groupops.Describe(ctx, cl, groups, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag})
 	if err != nil {
 		return output.LagSample{}, err
-	}
-	snap.ReadCommitted = o.readCommitted
-	if err := groupops.ReadStableOffsets(ctx, cl, snap); err != nil {
-		return output.LagSample{}, err
-	}
-	if o.timeLag {
-		if err := groupops.ReadTimeLags(ctx, cl, snap); err != nil {
-			return output.LagSample{}, err
-		}
 	}
 	now := time.Now()
 	return output.NewLagSampleOf(w.Add(snap, now), now, o.timeLag), nil
