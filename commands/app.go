@@ -84,8 +84,8 @@ func newApp(s Streams) *cli.App {
 		HideHelpCommand:      true,
 		// Group ids may contain commas; repeat --group instead.
 		DisableSliceFlagSeparator: true,
-		// Exit codes are decided in exitCodeOf, never by urfave/cli's
-		// os.Exit.
+		// Exit codes are decided by internal/app.ExitCode (in Run), never
+		// by urfave/cli's os.Exit.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commandList(s),
 	}

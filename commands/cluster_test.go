@@ -194,8 +194,8 @@ func TestBrokerDownDescribeAndPlan(t *testing.T) {
 	if ours := sortedLines(got); !slices.Equal(java, ours) {
 		t.Errorf("rows differ from the Java tool\njava:\n%s\nkcg:\n%s", strings.Join(java, "\n"), strings.Join(ours, "\n"))
 	}
-	// Drop-in mode prints what the Java tool prints (scenarios 2, 24, 46 of
-	// kafka-cgc.md §6: a partition whose leader is down).
+	// Drop-in mode prints what the Java tool prints for a partition whose
+	// leader broker is down (scenarios 2, 24, 46 of the drop-in suite).
 	start = time.Now()
 	di := kcg(t, "--bootstrap-server", e.Bootstrap, "--describe", "--group", group)
 	t.Logf("drop-in --describe with broker 2 down: exit %d in %v", di.Code, time.Since(start))

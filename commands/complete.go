@@ -123,54 +123,18 @@ func positionals(cmd *cli.Command) string {
 // values of a flag with a fixed set of values, files, or names the
 // cluster knows.
 func completionFor(a *cli.App, words []string, cur string) completion {
-	// The command is the first word that is not a flag.
-	var cmd *cli.Command
-	rest := words
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if !strings.HasPrefix(w, "-") {
-			if cmd = a.Command(w); cmd == nil {
-				return completion{} // an unknown command
-			}
-			rest = words[i+1:]
-			break
-		}
-		// "kcg -b H <TAB>": H is the flag's value, not a command.
-		if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
-			i++
-		}
+	cmd, rest, known := commandOf(a, words)
+	if !known {
+		return completion{} // an unknown command
 	}
 	if cmd == nil {
-		if len(words) > 0 && javaCommandLine(append([]string{"kcg"}, words...)) {
-			return completion{} // the Java tool's command line
-		}
-		if len(words) > 0 {
-			if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, words[len(words)-1]); f != nil && takesValue(f) {
-				if f.Names()[0] == "profile" {
-					return completion{words: profileNames()} // "kcg --profile <TAB>"
-				}
-				return completion{} // the value of a leading flag
-			}
-		}
-		if strings.HasPrefix(cur, "-") {
-			// Connection flags may come before the command.
-			return completion{words: append(flagWords(connectionFlags()), "--help", "--version")}
-		}
-		var names []string
-		for _, c := range a.VisibleCommands() {
-			names = append(names, c.Name)
-		}
-		return completion{words: names}
+		return beforeCommand(a, words, cur)
 	}
 	parent := ""
 	if len(cmd.Subcommands) > 0 {
 		// "kcg profile <TAB>": the subcommands; then the subcommand's words.
 		if len(rest) == 0 {
-			var names []string
-			for _, sc := range cmd.VisibleCommands() {
-				names = append(names, sc.Name)
-			}
-			return completion{words: names}
+			return completion{words: commandNames(cmd.VisibleCommands())}
 		}
 		for _, sub := range cmd.Subcommands {
 			if sub.HasName(rest[0]) {
@@ -179,6 +143,65 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 			}
 		}
 	}
+	return commandCompletion(parent, cmd, rest, cur)
+}
+
+// commandOf finds the command in words: the first word that is not a flag
+// or a leading flag's value. It returns the command (nil if there is none
+// yet) and the words after it; known is false when that word names no
+// command.
+func commandOf(a *cli.App, words []string) (cmd *cli.Command, rest []string, known bool) {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if !strings.HasPrefix(w, "-") {
+			if cmd = a.Command(w); cmd == nil {
+				return nil, nil, false
+			}
+			return cmd, words[i+1:], true
+		}
+		// "kcg -b H <TAB>": H is the flag's value, not a command.
+		if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, w); f != nil && takesValue(f) && !strings.Contains(w, "=") {
+			i++
+		}
+	}
+	return nil, words, true
+}
+
+// beforeCommand completes a word before the command: a command name, a
+// connection flag, or a leading flag's value (only --profile has
+// candidates); nothing for the Java tool's command line.
+func beforeCommand(a *cli.App, words []string, cur string) completion {
+	if len(words) > 0 && javaCommandLine(append([]string{"kcg"}, words...)) {
+		return completion{} // the Java tool's command line
+	}
+	if len(words) > 0 {
+		if f := lookupFlag(&cli.Command{Flags: leadingFlags()}, words[len(words)-1]); f != nil && takesValue(f) {
+			if f.Names()[0] == "profile" {
+				return completion{words: profileNames()} // "kcg --profile <TAB>"
+			}
+			return completion{} // the value of a leading flag
+		}
+	}
+	if strings.HasPrefix(cur, "-") {
+		// Connection flags may come before the command.
+		return completion{words: append(flagWords(connectionFlags()), "--help", "--version")}
+	}
+	return completion{words: commandNames(a.VisibleCommands())}
+}
+
+// commandNames are the names of cmds.
+func commandNames(cmds []*cli.Command) []string {
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// commandCompletion completes cur after the words rest of the command cmd
+// (a subcommand of parent, or parent ""): a flag's value, the flags,
+// profile names, shells, files or group names.
+func commandCompletion(parent string, cmd *cli.Command, rest []string, cur string) completion {
 	c := completion{cmd: cmd, cmdWords: rest}
 	afterDashes := slices.Contains(rest, "--")
 	if parent == "profile" && (cmd.Name == "use" || cmd.Name == "show") && !strings.HasPrefix(cur, "-") {
@@ -194,18 +217,8 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 		}
 	}
 	if !afterDashes && strings.HasPrefix(cur, "-") {
-		// "-ojs": a short flag with its value attached.
-		if !strings.HasPrefix(cur, "--") && len(cur) > 2 {
-			if f := lookupFlag(cmd, cur[:2]); f != nil && takesValue(f) {
-				vc := flagValueCompletion(c, cmd, f, cur[2:])
-				if vc.listPrefix != "" || len(vc.words) > 0 {
-					vc.listPrefix = cur[:2] + vc.listPrefix
-					for i := range vc.used {
-						vc.used[i] = cur[:2] + vc.used[i]
-					}
-					return vc
-				}
-			}
+		if vc, ok := attachedValueCompletion(c, cmd, cur); ok {
+			return vc
 		}
 		c.words = append(flagWords(cmd.VisibleFlags()), "--help")
 		return c
@@ -228,6 +241,27 @@ func completionFor(a *cli.App, words []string, cur string) completion {
 		}
 	}
 	return c
+}
+
+// attachedValueCompletion completes "-ojs", a short flag with its value
+// attached; not ok when cur is no such flag or its value has no candidates.
+func attachedValueCompletion(c completion, cmd *cli.Command, cur string) (completion, bool) {
+	if strings.HasPrefix(cur, "--") || len(cur) <= 2 {
+		return completion{}, false
+	}
+	f := lookupFlag(cmd, cur[:2])
+	if f == nil || !takesValue(f) {
+		return completion{}, false
+	}
+	vc := flagValueCompletion(c, cmd, f, cur[2:])
+	if vc.listPrefix == "" && len(vc.words) == 0 {
+		return completion{}, false
+	}
+	vc.listPrefix = cur[:2] + vc.listPrefix
+	for i := range vc.used {
+		vc.used[i] = cur[:2] + vc.used[i]
+	}
+	return vc, true
 }
 
 // leadingFlags are the flags that may come before the command: the

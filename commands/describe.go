@@ -97,19 +97,9 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	if err != nil {
 		return err
 	}
-	snap, err := groupops.TakeSnapshot(ctx, cl, groups, progress.say)
+	snap, err := groupops.Describe(ctx, cl, groups, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say})
 	if err != nil {
 		return err
-	}
-	snap.ReadCommitted = o.readCommitted
-	if err := groupops.ReadStableOffsets(ctx, cl, snap); err != nil {
-		return err
-	}
-	if o.timeLag {
-		progress.say("reading record timestamps")
-		if err := groupops.ReadTimeLags(ctx, cl, snap); err != nil {
-			return err
-		}
 	}
 	progress.done()
 	warnTimeLagErrors(s, snap)

@@ -362,7 +362,7 @@ func TestDescribeMinusOneCommit(t *testing.T) {
 	}
 }
 
-// A KIP-848 group with a classic member (kafka-cgc.md §6 scenario 36):
+// A KIP-848 group with a classic member (drop-in scenario 36):
 // --members --verbose shows the UPGRADED column, as the Java tool does, and
 // JSON says which member is upgraded. Kafka 3.9 answers only
 // ConsumerGroupDescribe v0, which has no member type: there neither tool

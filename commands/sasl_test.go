@@ -29,7 +29,7 @@ func saslConfig(t *testing.T, mechanism, user, password string) string {
 
 // SASL PLAIN and SCRAM against the real broker's SASL listener, through the
 // Java tool's --command-config file, side by side with the Java tool
-// (kafka-cgc.md §6 scenario 63): good credentials list the group, bad ones
+// (drop-in scenario 63): good credentials list the group, bad ones
 // fail fast — and kcg never prints the password.
 func TestSASLCommandConfig(t *testing.T) {
 	e := kafkatest.Cluster(t)

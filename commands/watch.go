@@ -71,19 +71,11 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := co.Resolve()
+	cl, sampleContext, done, err := app.DialEach(co)
 	if err != nil {
 		return err
 	}
-	cl, err := kafkaadmin.New(cfg)
-	if err != nil {
-		return err
-	}
-	defer cl.Close()
-	timeout := co.Timeout
-	if timeout <= 0 {
-		timeout = app.DefaultTimeout
-	}
+	defer done()
 	w := groupops.NewWatcher()
 	redraw := s.OutTTY && o.format == output.FormatTable
 	if redraw {
@@ -110,7 +102,7 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 			case <-time.After(time.Until(next)):
 			}
 		}
-		doc, err := watchSample(c.Context, cl, timeout, o, w)
+		doc, err := watchSample(c.Context, cl, sampleContext, o, w)
 		if err != nil {
 			if c.Context.Err() != nil {
 				return nil // Ctrl-C during a sample: the last printed one is complete
@@ -144,26 +136,18 @@ func watchScreen(s Streams, interval time.Duration) output.Screen {
 	return sc
 }
 
-// watchSample takes one sample: describe's phases within timeout.
-func watchSample(parent context.Context, cl *kafkaadmin.Client, timeout time.Duration, o watchOptions, w *groupops.Watcher) (output.LagSample, error) {
-	ctx, cancel := context.WithTimeout(parent, timeout)
+// watchSample takes one sample: describe's phases within the context
+// sampleContext gives each sample (bounded by --timeout).
+func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext func(context.Context) (context.Context, context.CancelFunc), o watchOptions, w *groupops.Watcher) (output.LagSample, error) {
+	ctx, cancel := sampleContext(parent)
 	defer cancel()
 	groups, err := o.scope.resolve(ctx, cl, io.Discard) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
 	if err != nil {
 		return output.LagSample{}, err
 	}
-	snap, err := groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
+	snap, err := groupops.Describe(ctx, cl, groups, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag})
 	if err != nil {
 		return output.LagSample{}, err
-	}
-	snap.ReadCommitted = o.readCommitted
-	if err := groupops.ReadStableOffsets(ctx, cl, snap); err != nil {
-		return output.LagSample{}, err
-	}
-	if o.timeLag {
-		if err := groupops.ReadTimeLags(ctx, cl, snap); err != nil {
-			return output.LagSample{}, err
-		}
 	}
 	now := time.Now()
 	return output.NewLagSampleOf(w.Add(snap, now), now, o.timeLag), nil

@@ -16,8 +16,9 @@ import (
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
-// The drop-in side-by-side suite: the acceptance scenarios of
-// kafka-cgc.md §6 that a one-node broker can host, run through Apache
+// The drop-in side-by-side suite: the acceptance scenarios (numbered in
+// the comments below, the same numbers in the other side-by-side tests)
+// that a one-node broker can host, run through Apache
 // Kafka 4.4's Java kafka-consumer-groups and through kcg in drop-in mode
 // (commands.Run with the same arguments) on the same broker. Where a
 // scenario writes (--execute, --delete, --delete-offsets), each tool gets
@@ -444,7 +445,10 @@ func diExportImport(t *testing.T, e *kafkatest.Env) {
 	}
 }
 
-// 23, 30, 47 and §1.3: option parsing and validation, message for message
+// 23, 30, 47 and the Java tool's other option checks (a removed option,
+// options that exclude or need each other, a missing value or bootstrap
+// server, no action, --help): option parsing and validation, message for
+// message
 // (kcg prints Java's exception line without the stack trace), with kcg's
 // exit code 64 where Java exits 1.
 func diValidation(t *testing.T, e *kafkatest.Env) {

@@ -114,109 +114,148 @@ func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
 	at := now.Sub(w.start)
 	out := make([]GroupWatch, 0, len(s.Groups))
 	seenGroups := make(map[string]bool, len(s.Groups))
-	for _, g := range s.Groups {
+	for i := range s.Groups {
+		g := &s.Groups[i]
 		seenGroups[g.Name()] = true
-		gw := GroupWatch{Group: g}
-		var consume, produce float64
-		var total int64
-		rates, anyLag := false, false
-		tps := vocab.SortedPartitions(g.Partitions())
-		// One allocation for the group's committed, end and lag values and
-		// one for its rates, rather than one per value.
-		ints := make([]int64, 0, 3*len(tps))
-		floats := make([]float64, 0, 3*len(tps))
-		ptr := func(v int64) *int64 { ints = append(ints, v); return &ints[len(ints)-1] }
-		fptr := func(v float64) *float64 { floats = append(floats, v); return &floats[len(floats)-1] }
-		gw.Partitions = make([]PartitionWatch, 0, len(tps))
-		for _, tp := range tps {
-			key := GroupPartition{Group: g.Name(), TP: tp}
-			p := PartitionWatch{TP: tp}
-			cur := point{at: at}
-			if e := s.Bounds[tp].LagEnd(s.ReadCommitted); e != nil {
-				cur.end, cur.known = *e, cur.known|hasEnd
-				p.End = ptr(*e)
-			}
-			if c, ok := g.Offsets[tp]; ok {
-				cur.committed, cur.known = c.Offset, cur.known|hasCommitted
-				p.Committed = ptr(c.Offset)
-				if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
-					v := tl // only a found one escapes, not every lookup
-					p.TimeLag = &v
-				}
-			}
-			if cur.known&(hasCommitted|hasEnd) == hasCommitted|hasEnd {
-				cur.lag, cur.known = cur.end-cur.committed, cur.known|hasLag
-				p.Lag = ptr(cur.lag)
-			}
-			win := w.history[key]
-			if win == nil {
-				win = &window{}
-				w.history[key] = win
-			}
-			win.push(cur)
-			win.seen = w.samples
-			h := win.pts[:win.n]
-			if len(h) >= 2 {
-				prev := h[len(h)-2]
-				d := cur.at - prev.at
-				if r, ok := rate(prev.committed, cur.committed, prev.known&cur.known&hasCommitted != 0, d); ok {
-					p.ConsumeRate = fptr(r)
-				}
-				if r, ok := rate(prev.end, cur.end, prev.known&cur.known&hasEnd != 0, d); ok {
-					p.ProduceRate = fptr(r)
-				}
-			}
-			if e, ok := eta(p.Lag, p.ConsumeRate, p.ProduceRate); ok {
-				p.ETASeconds = fptr(e)
-			}
-			p.Status = status(h, len(g.Desc.Members) > 0)
-			if p.ConsumeRate != nil && p.ProduceRate != nil {
-				consume += *p.ConsumeRate
-				produce += *p.ProduceRate
-				rates = true
-			}
-			if p.Lag != nil {
-				total, anyLag = total+*p.Lag, true
-			}
-			if StatusRank(p.Status) > StatusRank(gw.Status) || gw.Status == "" {
-				gw.Status = p.Status
-			}
-			gw.Partitions = append(gw.Partitions, p)
-		}
-		if anyLag {
-			gw.TotalLag = &total
-		}
-		if gw.Status == "" {
-			gw.Status = StatusUnknown
-			if len(w.lags[g.Name()]) >= 1 {
-				gw.Status = StatusOK // nothing to consume, for two samples now
-			}
-		}
-		if rates {
-			gw.ConsumeRate, gw.ProduceRate = &consume, &produce
-		}
-		if e, ok := eta(gw.TotalLag, gw.ConsumeRate, gw.ProduceRate); ok {
-			gw.ETASeconds = &e
-		}
-		trend := append(w.lags[g.Name()], gw.TotalLag)
-		if len(trend) > WatchWindow {
-			trend = trend[len(trend)-WatchWindow:]
-		}
-		w.lags[g.Name()] = trend
-		gw.Trend = slices.Clone(trend)
-		out = append(out, gw)
+		out = append(out, w.addGroup(s, g, at))
 	}
+	w.forget(seenGroups)
+	return out
+}
+
+// watchValues holds the committed, end and lag values and the rates of
+// one group's partitions: one allocation for each kind rather than one per
+// value. Its slices are made with the capacity of every value the group
+// can have, so the pointers it hands out stay valid.
+type watchValues struct {
+	ints   []int64
+	floats []float64
+}
+
+func newWatchValues(partitions int) watchValues {
+	return watchValues{ints: make([]int64, 0, 3*partitions), floats: make([]float64, 0, 3*partitions)}
+}
+
+func (v *watchValues) int(x int64) *int64 {
+	v.ints = append(v.ints, x)
+	return &v.ints[len(v.ints)-1]
+}
+
+func (v *watchValues) float(x float64) *float64 {
+	v.floats = append(v.floats, x)
+	return &v.floats[len(v.floats)-1]
+}
+
+// addGroup records the group g of the sample s, taken at at, and returns
+// it with its partitions, totals, ETA, status and lag trend.
+func (w *Watcher) addGroup(s *Snapshot, g *Group, at time.Duration) GroupWatch {
+	gw := GroupWatch{Group: *g}
+	var consume, produce float64
+	var total int64
+	rates, anyLag := false, false
+	tps := vocab.SortedPartitions(g.Partitions())
+	vals := newWatchValues(len(tps))
+	gw.Partitions = make([]PartitionWatch, 0, len(tps))
+	for _, tp := range tps {
+		p := w.addPartition(s, g, tp, at, &vals)
+		if p.ConsumeRate != nil && p.ProduceRate != nil {
+			consume += *p.ConsumeRate
+			produce += *p.ProduceRate
+			rates = true
+		}
+		if p.Lag != nil {
+			total, anyLag = total+*p.Lag, true
+		}
+		if StatusRank(p.Status) > StatusRank(gw.Status) || gw.Status == "" {
+			gw.Status = p.Status
+		}
+		gw.Partitions = append(gw.Partitions, p)
+	}
+	if anyLag {
+		gw.TotalLag = &total
+	}
+	if gw.Status == "" {
+		gw.Status = StatusUnknown
+		if len(w.lags[g.Name()]) >= 1 {
+			gw.Status = StatusOK // nothing to consume, for two samples now
+		}
+	}
+	if rates {
+		gw.ConsumeRate, gw.ProduceRate = &consume, &produce
+	}
+	if e, ok := eta(gw.TotalLag, gw.ConsumeRate, gw.ProduceRate); ok {
+		gw.ETASeconds = &e
+	}
+	trend := append(w.lags[g.Name()], gw.TotalLag)
+	if len(trend) > WatchWindow {
+		trend = trend[len(trend)-WatchWindow:]
+	}
+	w.lags[g.Name()] = trend
+	gw.Trend = slices.Clone(trend)
+	return gw
+}
+
+// addPartition pushes the point of partition tp of group g in the sample
+// s, taken at at, onto its window and returns it with its rates since the
+// previous sample, its ETA and its status.
+func (w *Watcher) addPartition(s *Snapshot, g *Group, tp TopicPartition, at time.Duration, vals *watchValues) PartitionWatch {
+	p := PartitionWatch{TP: tp}
+	cur := point{at: at}
+	if e := s.Bounds[tp].LagEnd(s.ReadCommitted); e != nil {
+		cur.end, cur.known = *e, cur.known|hasEnd
+		p.End = vals.int(*e)
+	}
+	if c, ok := g.Offsets[tp]; ok {
+		cur.committed, cur.known = c.Offset, cur.known|hasCommitted
+		p.Committed = vals.int(c.Offset)
+		if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
+			v := tl // only a found one escapes, not every lookup
+			p.TimeLag = &v
+		}
+	}
+	if cur.known&(hasCommitted|hasEnd) == hasCommitted|hasEnd {
+		cur.lag, cur.known = cur.end-cur.committed, cur.known|hasLag
+		p.Lag = vals.int(cur.lag)
+	}
+	key := GroupPartition{Group: g.Name(), TP: tp}
+	win := w.history[key]
+	if win == nil {
+		win = &window{}
+		w.history[key] = win
+	}
+	win.push(cur)
+	win.seen = w.samples
+	h := win.pts[:win.n]
+	if len(h) >= 2 {
+		prev := h[len(h)-2]
+		d := cur.at - prev.at
+		if r, ok := rate(prev.committed, cur.committed, prev.known&cur.known&hasCommitted != 0, d); ok {
+			p.ConsumeRate = vals.float(r)
+		}
+		if r, ok := rate(prev.end, cur.end, prev.known&cur.known&hasEnd != 0, d); ok {
+			p.ProduceRate = vals.float(r)
+		}
+	}
+	if e, ok := eta(p.Lag, p.ConsumeRate, p.ProduceRate); ok {
+		p.ETASeconds = vals.float(e)
+	}
+	p.Status = status(h, len(g.Desc.Members) > 0)
+	return p
+}
+
+// forget drops the partitions that were not in the last sample and the
+// groups not in seen.
+func (w *Watcher) forget(seen map[string]bool) {
 	for key, win := range w.history {
 		if win.seen != w.samples {
 			delete(w.history, key)
 		}
 	}
 	for g := range w.lags {
-		if !seenGroups[g] {
+		if !seen[g] {
 			delete(w.lags, g)
 		}
 	}
-	return out
 }
 
 // rate is (b - a) per second over d; not ok when either is unknown or d

@@ -14,8 +14,10 @@
 // covered by a golden test (go test ./output -update rewrites them).
 //
 // Renderers print in the order they are given and never modify their
-// input: callers call Sort on a document first (the commands layer does),
-// so the order is decided in one place. JSON and YAML carry the
+// input: the constructors from groupops results (fromops.go:
+// NewGroupListOf, NewGroupDescriptionListOf, NewGroupDeleteResultOf,
+// NewOffsetDeleteResultOf) return their document sorted by its Sort, so
+// the order is decided in one place. JSON and YAML carry the
 // same document with the same field order, and a value that does not
 // exist is null in both, never a sentinel; docs/output.md is the reference
 // for every field.

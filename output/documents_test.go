@@ -17,8 +17,8 @@ func TestDocumentGoldens(t *testing.T) {
 		"describe": fixtureDescriptions(),
 	}
 	for name, doc := range docs {
-		golden.Check(t, name+".json", golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }))
-		golden.Check(t, name+".yaml", golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }))
+		golden.Check(t, name+".json", golden.Render(t, func(b *bytes.Buffer) error { return writeJSON(b, doc) }))
+		golden.Check(t, name+".yaml", golden.Render(t, func(b *bytes.Buffer) error { return writeYAML(b, doc) }))
 	}
 }
 
@@ -34,10 +34,10 @@ func TestJSONAndYAMLCarryTheSameDocument(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var fromJSON, fromYAML any
-			if err := json.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }), &fromJSON); err != nil {
+			if err := json.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return writeJSON(b, doc) }), &fromJSON); err != nil {
 				t.Fatal(err)
 			}
-			if err := yaml.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }), &fromYAML); err != nil {
+			if err := yaml.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return writeYAML(b, doc) }), &fromYAML); err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(normalizeNumbers(fromJSON), normalizeNumbers(fromYAML)) {
@@ -70,7 +70,7 @@ func normalizeNumbers(v any) any {
 func TestYAMLKeepsJSONFieldOrder(t *testing.T) {
 	doc := fixtureDescriptions()
 	var node yaml.Node
-	if err := yaml.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }), &node); err != nil {
+	if err := yaml.Unmarshal(golden.Render(t, func(b *bytes.Buffer) error { return writeYAML(b, doc) }), &node); err != nil {
 		t.Fatal(err)
 	}
 	var yamlKeys []string
@@ -90,7 +90,7 @@ func TestYAMLKeepsJSONFieldOrder(t *testing.T) {
 	walk(&node)
 
 	var jsonKeys []string
-	dec := json.NewDecoder(bytes.NewReader(golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) })))
+	dec := json.NewDecoder(bytes.NewReader(golden.Render(t, func(b *bytes.Buffer) error { return writeJSON(b, doc) })))
 	// In a JSON token stream a string directly inside an object at an even
 	// position is a key.
 	type frame struct {
@@ -140,8 +140,8 @@ func TestAbsentValuesAreNullNotOmittedOrSentinels(t *testing.T) {
 		Offsets: []PartitionOffset{{Topic: "t", Partition: 0}},
 		Members: []Member{{MemberID: "m"}},
 	}})
-	js := string(golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, doc) }))
-	ys := string(golden.Render(t, func(b *bytes.Buffer) error { return WriteYAML(b, doc) }))
+	js := string(golden.Render(t, func(b *bytes.Buffer) error { return writeJSON(b, doc) }))
+	ys := string(golden.Render(t, func(b *bytes.Buffer) error { return writeYAML(b, doc) }))
 	for _, want := range []string{
 		`"committedOffset": null`, `"lag": null`, `"totalLag": null`, `"assignor": null`,
 		`"coordinator": null`, `"error": null`, `"targetAssignments": null`, `"upgraded": null`,
@@ -168,7 +168,7 @@ func TestAbsentValuesAreNullNotOmittedOrSentinels(t *testing.T) {
 
 func TestJSONDoesNotEscapeHTMLAndEndsWithNewline(t *testing.T) {
 	js := golden.Render(t, func(b *bytes.Buffer) error {
-		return WriteJSON(b, NewGroupList([]GroupListing{{Group: "a<b>&c"}}))
+		return writeJSON(b, NewGroupList([]GroupListing{{Group: "a<b>&c"}}))
 	})
 	if !bytes.Contains(js, []byte(`"a<b>&c"`)) {
 		t.Errorf("group id escaped: %s", js)
@@ -214,7 +214,7 @@ func TestContractExampleDecodes(t *testing.T) {
 		t.Errorf("decoded wrongly: %+v", d)
 	}
 	// The documents render apiVersion and kind first, as the contract does.
-	js := golden.Render(t, func(b *bytes.Buffer) error { return WriteJSON(b, NewGroupDescriptionList(nil)) })
+	js := golden.Render(t, func(b *bytes.Buffer) error { return writeJSON(b, NewGroupDescriptionList(nil)) })
 	if want := "{\n  \"apiVersion\": \"kcg/v1\",\n  \"kind\": \"GroupDescriptionList\",\n  \"groups\": []\n}\n"; string(js) != want {
 		t.Errorf("got %q, want %q", js, want)
 	}
@@ -274,11 +274,11 @@ func TestParseFormat(t *testing.T) {
 			t.Errorf("ParseFormat(%q) error = %v, want one listing the allowed values", s, err)
 		}
 	}
-	if err := WriteDocument(&bytes.Buffer{}, FormatTable, fixtureGroupList()); err == nil {
-		t.Error("WriteDocument accepted the table format")
+	if err := writeDocument(&bytes.Buffer{}, FormatTable, fixtureGroupList()); err == nil {
+		t.Error("writeDocument accepted the table format")
 	}
 	var b bytes.Buffer
-	if err := WriteDocument(&b, FormatYAML, fixtureGroupList()); err != nil || !strings.HasPrefix(b.String(), "apiVersion: kcg/v1\nkind: GroupList\n") {
-		t.Errorf("WriteDocument yaml: %v %q", err, b.String())
+	if err := writeDocument(&b, FormatYAML, fixtureGroupList()); err != nil || !strings.HasPrefix(b.String(), "apiVersion: kcg/v1\nkind: GroupList\n") {
+		t.Errorf("writeDocument yaml: %v %q", err, b.String())
 	}
 }

@@ -55,13 +55,13 @@ func prepare(doc any) any {
 	return doc
 }
 
-// WriteJSON writes doc as JSON: two-space indent, no HTML escaping (a
+// writeJSON writes doc as JSON: two-space indent, no HTML escaping (a
 // group id "a<b" stays readable), one trailing newline. It encodes into a
 // buffer first, so an encoding failure writes nothing. A describe document
 // (GroupDescriptionList, DescribeView) is written group by group instead,
 // to the same bytes (see writeGroupsJSON); its encoding cannot fail, so
 // only a failing w can leave it written in part.
-func WriteJSON(w io.Writer, doc any) error {
+func writeJSON(w io.Writer, doc any) error {
 	if g, ok := doc.(groupLister); ok {
 		return writeGroupsJSON(w, g.groupList())
 	}
@@ -76,11 +76,11 @@ func WriteJSON(w io.Writer, doc any) error {
 	return err
 }
 
-// WriteYAML writes doc as YAML with two-space indent: the same fields, in
-// the same order and with the same nulls as WriteJSON. A describe
+// writeYAML writes doc as YAML with two-space indent: the same fields, in
+// the same order and with the same nulls as writeJSON. A describe
 // document is written group by group, to the same bytes (see
 // writeGroupsYAML).
-func WriteYAML(w io.Writer, doc any) error {
+func writeYAML(w io.Writer, doc any) error {
 	if g, ok := doc.(groupLister); ok {
 		return writeGroupsYAML(w, g.groupList())
 	}
@@ -97,18 +97,18 @@ func WriteYAML(w io.Writer, doc any) error {
 	return err
 }
 
-// WriteDocument writes doc in a machine format (json or yaml). Tables are
+// writeDocument writes doc in a machine format (json or yaml). Tables are
 // views of a document (see Write and Document.WriteTable), so FormatTable
 // is an error here.
-func WriteDocument(w io.Writer, f Format, doc any) error {
+func writeDocument(w io.Writer, f Format, doc any) error {
 	if e, ok := doc.(selfEncoder); ok {
 		return e.encode(w, f)
 	}
 	switch f {
 	case FormatJSON:
-		return WriteJSON(w, doc)
+		return writeJSON(w, doc)
 	case FormatYAML:
-		return WriteYAML(w, doc)
+		return writeYAML(w, doc)
 	}
 	return fmt.Errorf("WriteDocument: format %q is not a document format", f)
 }

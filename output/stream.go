@@ -33,7 +33,7 @@ type docHead struct {
 	Kind       string `json:"kind" yaml:"kind"`
 }
 
-// writeGroupsJSON writes l as WriteJSON writes the whole document. Each
+// writeGroupsJSON writes l as writeJSON writes the whole document. Each
 // group is encoded in full before any of it is written, so a group is
 // never written in part; encoding a GroupDescription cannot fail (no maps,
 // floats or marshalers), so only w can fail part way.
@@ -84,7 +84,7 @@ func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 	return bw.Flush()
 }
 
-// writeGroupsYAML writes l as WriteYAML writes the whole document: the
+// writeGroupsYAML writes l as writeYAML writes the whole document: the
 // head, "groups:", and then each group as the text yaml.v3 writes for a
 // document whose only content is "groups:" holding that one group, less
 // its first line. The group is encoded at the same place of the same

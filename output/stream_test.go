@@ -13,7 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// wholeJSON and wholeYAML are WriteJSON and WriteYAML as they were before
+// wholeJSON and wholeYAML are writeJSON and writeYAML as they were before
 // the describe document was written group by group: the whole document
 // encoded at once. They are the reference the streaming writers must
 // match byte for byte.
@@ -195,8 +195,8 @@ func TestStreamIdentical(t *testing.T) {
 					t.Fatalf("doc %d: %s written group by group differs\n--- got ---\n%q\n--- want ---\n%q", i, name, got.String(), want.String())
 				}
 			}
-			check("json", func(b *bytes.Buffer, d any) error { return WriteJSON(b, d) }, wholeJSON)
-			check("yaml", func(b *bytes.Buffer, d any) error { return WriteYAML(b, d) }, wholeYAML)
+			check("json", func(b *bytes.Buffer, d any) error { return writeJSON(b, d) }, wholeJSON)
+			check("yaml", func(b *bytes.Buffer, d any) error { return writeYAML(b, d) }, wholeYAML)
 		}
 	}
 }
@@ -278,11 +278,11 @@ func samplePeakHeap() func() uint64 {
 }
 
 func BenchmarkWriteDescribeJSON(b *testing.B) {
-	benchWrite(b, func(w *countingWriter, d any) error { return WriteJSON(w, d) })
+	benchWrite(b, func(w *countingWriter, d any) error { return writeJSON(w, d) })
 }
 
 func BenchmarkWriteDescribeYAML(b *testing.B) {
-	benchWrite(b, func(w *countingWriter, d any) error { return WriteYAML(w, d) })
+	benchWrite(b, func(w *countingWriter, d any) error { return writeYAML(w, d) })
 }
 
 // The whole-document encoders (before), for the before/after table.

@@ -79,130 +79,159 @@ func (y *groupYAML) rendering(cache map[string]string, s string, doc any, prefix
 // out, and reports false when g needs yaml.v3 itself.
 func (y *groupYAML) write(out *bytes.Buffer, g *GroupDescription) bool {
 	y.multiline = false
-	str := func(ind, k, v string) {
-		out.WriteString(ind)
-		out.WriteString(k)
-		out.WriteString(": ")
-		out.WriteString(y.scalar(v))
-		out.WriteByte('\n')
-	}
-	strp := func(ind, k string, v *string) {
-		if v == nil {
-			out.WriteString(ind + k + ": null\n")
-			return
-		}
-		str(ind, k, *v)
-	}
-	i64p := func(ind, k string, v *int64) {
-		out.WriteString(ind + k + ": ")
-		if v == nil {
-			out.WriteString("null\n")
-			return
-		}
-		out.WriteString(strconv.FormatInt(*v, 10))
-		out.WriteByte('\n')
-	}
-	i32 := func(ind, k string, v int32) {
-		out.WriteString(ind + k + ": ")
-		out.WriteString(strconv.FormatInt(int64(v), 10))
-		out.WriteByte('\n')
-	}
-	i32p := func(ind, k string, v *int32) {
-		if v == nil {
-			out.WriteString(ind + k + ": null\n")
-			return
-		}
-		i32(ind, k, *v)
-	}
-	assignments := func(ind, k string, as []TopicPartitions) {
-		if len(as) == 0 {
-			out.WriteString(ind + k + ": []\n")
-			return
-		}
-		out.WriteString(ind + k + ":\n")
-		for _, a := range as {
-			out.WriteString(ind + "  - topic: " + y.topic(a.Topic) + "\n")
-			out.WriteString(ind + "    partitions: [")
-			for i, p := range a.Partitions {
-				if i > 0 {
-					out.WriteString(", ")
-				}
-				out.WriteString(strconv.FormatInt(int64(p), 10))
-			}
-			out.WriteString("]\n")
-		}
-	}
-	const i1, i2, i3 = "    ", "        ", "          "
-	str("  - ", "group", g.Group)
-	strp(i1, "state", g.State)
-	strp(i1, "type", g.Type)
-	str(i1, "protocolType", g.ProtocolType)
-	strp(i1, "assignor", g.Assignor)
-	if c := g.Coordinator; c == nil {
-		out.WriteString(i1 + "coordinator: null\n")
-	} else {
-		out.WriteString(i1 + "coordinator:\n")
-		i32("      ", "id", c.ID)
-		str("      ", "host", c.Host)
-		i32("      ", "port", c.Port)
-	}
-	i32p(i1, "groupEpoch", g.GroupEpoch)
-	i32p(i1, "targetAssignmentEpoch", g.TargetAssignmentEpoch)
-	if len(g.Members) == 0 {
-		out.WriteString(i1 + "members: []\n")
-	} else {
-		out.WriteString(i1 + "members:\n")
-		for _, m := range g.Members {
-			str("      - ", "memberId", m.MemberID)
-			str(i2, "clientId", m.ClientID)
-			str(i2, "host", m.Host)
-			strp(i2, "groupInstanceId", m.GroupInstanceID)
-			i32p(i2, "memberEpoch", m.MemberEpoch)
-			if m.Upgraded == nil {
-				out.WriteString(i2 + "upgraded: null\n")
-			} else {
-				out.WriteString(i2 + "upgraded: " + strconv.FormatBool(*m.Upgraded) + "\n")
-			}
-			assignments(i2, "assignments", m.Assignments)
-			if m.TargetAssignments == nil {
-				out.WriteString(i2 + "targetAssignments: null\n")
-			} else {
-				assignments(i2, "targetAssignments", *m.TargetAssignments)
-			}
-		}
-	}
-	if len(g.Offsets) == 0 {
-		out.WriteString(i1 + "offsets: []\n")
-	} else {
-		out.WriteString(i1 + "offsets:\n")
-		for i := range g.Offsets {
-			o := &g.Offsets[i]
-			str("      - ", "topic", o.Topic)
-			i32(i2, "partition", o.Partition)
-			i64p(i2, "committedOffset", o.CommittedOffset)
-			i32p(i2, "committedLeaderEpoch", o.CommittedLeaderEpoch)
-			i64p(i2, "logStartOffset", o.LogStartOffset)
-			i64p(i2, "logEndOffset", o.LogEndOffset)
-			i64p(i2, "lastStableOffset", o.LastStableOffset)
-			i64p(i2, "lag", o.Lag)
-			strp(i2, "committedTimestamp", o.CommittedTimestamp)
-			i64p(i2, "timeLagMs", o.TimeLagMs)
-			if len(o.TimeLagFlags) == 0 {
-				out.WriteString(i2 + "timeLagFlags: []\n")
-			} else {
-				out.WriteString(i2 + "timeLagFlags:\n")
-				for _, f := range o.TimeLagFlags {
-					out.WriteString(i3 + "- " + y.scalar(f) + "\n")
-				}
-			}
-			strp(i2, "memberId", o.MemberID)
-			strp(i2, "clientId", o.ClientID)
-			strp(i2, "host", o.Host)
-			strp(i2, "metadata", o.Metadata)
-		}
-	}
-	i64p(i1, "totalLag", g.TotalLag)
-	i64p(i1, "maxTimeLagMs", g.MaxTimeLagMs)
-	strp(i1, "error", g.Error)
+	w := yamlLines{y: y, out: out}
+	w.str("  - ", "group", g.Group)
+	w.strp(yamlI1, "state", g.State)
+	w.strp(yamlI1, "type", g.Type)
+	w.str(yamlI1, "protocolType", g.ProtocolType)
+	w.strp(yamlI1, "assignor", g.Assignor)
+	w.coordinator(g.Coordinator)
+	w.i32p(yamlI1, "groupEpoch", g.GroupEpoch)
+	w.i32p(yamlI1, "targetAssignmentEpoch", g.TargetAssignmentEpoch)
+	w.members(g.Members)
+	w.offsets(g.Offsets)
+	w.i64p(yamlI1, "totalLag", g.TotalLag)
+	w.i64p(yamlI1, "maxTimeLagMs", g.MaxTimeLagMs)
+	w.strp(yamlI1, "error", g.Error)
 	return !y.multiline
+}
+
+// yamlLines appends the lines of one group's YAML to out, each "key:
+// value" at the indentation given, strings rendered by y.
+type yamlLines struct {
+	y   *groupYAML
+	out *bytes.Buffer
+}
+
+// The indentations of a group item's keys, of a member's or offset's, and
+// of a list item under one of those.
+const yamlI1, yamlI2, yamlI3 = "    ", "        ", "          "
+
+func (w yamlLines) str(ind, k, v string) {
+	w.out.WriteString(ind)
+	w.out.WriteString(k)
+	w.out.WriteString(": ")
+	w.out.WriteString(w.y.scalar(v))
+	w.out.WriteByte('\n')
+}
+
+func (w yamlLines) strp(ind, k string, v *string) {
+	if v == nil {
+		w.out.WriteString(ind + k + ": null\n")
+		return
+	}
+	w.str(ind, k, *v)
+}
+
+func (w yamlLines) i64p(ind, k string, v *int64) {
+	w.out.WriteString(ind + k + ": ")
+	if v == nil {
+		w.out.WriteString("null\n")
+		return
+	}
+	w.out.WriteString(strconv.FormatInt(*v, 10))
+	w.out.WriteByte('\n')
+}
+
+func (w yamlLines) i32(ind, k string, v int32) {
+	w.out.WriteString(ind + k + ": ")
+	w.out.WriteString(strconv.FormatInt(int64(v), 10))
+	w.out.WriteByte('\n')
+}
+
+func (w yamlLines) i32p(ind, k string, v *int32) {
+	if v == nil {
+		w.out.WriteString(ind + k + ": null\n")
+		return
+	}
+	w.i32(ind, k, *v)
+}
+
+func (w yamlLines) assignments(ind, k string, as []TopicPartitions) {
+	if len(as) == 0 {
+		w.out.WriteString(ind + k + ": []\n")
+		return
+	}
+	w.out.WriteString(ind + k + ":\n")
+	for _, a := range as {
+		w.out.WriteString(ind + "  - topic: " + w.y.topic(a.Topic) + "\n")
+		w.out.WriteString(ind + "    partitions: [")
+		for i, p := range a.Partitions {
+			if i > 0 {
+				w.out.WriteString(", ")
+			}
+			w.out.WriteString(strconv.FormatInt(int64(p), 10))
+		}
+		w.out.WriteString("]\n")
+	}
+}
+
+func (w yamlLines) coordinator(c *Coordinator) {
+	if c == nil {
+		w.out.WriteString(yamlI1 + "coordinator: null\n")
+		return
+	}
+	w.out.WriteString(yamlI1 + "coordinator:\n")
+	w.i32("      ", "id", c.ID)
+	w.str("      ", "host", c.Host)
+	w.i32("      ", "port", c.Port)
+}
+
+func (w yamlLines) members(ms []Member) {
+	if len(ms) == 0 {
+		w.out.WriteString(yamlI1 + "members: []\n")
+		return
+	}
+	w.out.WriteString(yamlI1 + "members:\n")
+	for _, m := range ms {
+		w.str("      - ", "memberId", m.MemberID)
+		w.str(yamlI2, "clientId", m.ClientID)
+		w.str(yamlI2, "host", m.Host)
+		w.strp(yamlI2, "groupInstanceId", m.GroupInstanceID)
+		w.i32p(yamlI2, "memberEpoch", m.MemberEpoch)
+		if m.Upgraded == nil {
+			w.out.WriteString(yamlI2 + "upgraded: null\n")
+		} else {
+			w.out.WriteString(yamlI2 + "upgraded: " + strconv.FormatBool(*m.Upgraded) + "\n")
+		}
+		w.assignments(yamlI2, "assignments", m.Assignments)
+		if m.TargetAssignments == nil {
+			w.out.WriteString(yamlI2 + "targetAssignments: null\n")
+		} else {
+			w.assignments(yamlI2, "targetAssignments", *m.TargetAssignments)
+		}
+	}
+}
+
+func (w yamlLines) offsets(offs []PartitionOffset) {
+	if len(offs) == 0 {
+		w.out.WriteString(yamlI1 + "offsets: []\n")
+		return
+	}
+	w.out.WriteString(yamlI1 + "offsets:\n")
+	for i := range offs {
+		o := &offs[i]
+		w.str("      - ", "topic", o.Topic)
+		w.i32(yamlI2, "partition", o.Partition)
+		w.i64p(yamlI2, "committedOffset", o.CommittedOffset)
+		w.i32p(yamlI2, "committedLeaderEpoch", o.CommittedLeaderEpoch)
+		w.i64p(yamlI2, "logStartOffset", o.LogStartOffset)
+		w.i64p(yamlI2, "logEndOffset", o.LogEndOffset)
+		w.i64p(yamlI2, "lastStableOffset", o.LastStableOffset)
+		w.i64p(yamlI2, "lag", o.Lag)
+		w.strp(yamlI2, "committedTimestamp", o.CommittedTimestamp)
+		w.i64p(yamlI2, "timeLagMs", o.TimeLagMs)
+		if len(o.TimeLagFlags) == 0 {
+			w.out.WriteString(yamlI2 + "timeLagFlags: []\n")
+		} else {
+			w.out.WriteString(yamlI2 + "timeLagFlags:\n")
+			for _, f := range o.TimeLagFlags {
+				w.out.WriteString(yamlI3 + "- " + w.y.scalar(f) + "\n")
+			}
+		}
+		w.strp(yamlI2, "memberId", o.MemberID)
+		w.strp(yamlI2, "clientId", o.ClientID)
+		w.strp(yamlI2, "host", o.Host)
+		w.strp(yamlI2, "metadata", o.Metadata)
+	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // Document is what a kcg command prints. JSON and YAML encode the document
-// itself (WriteJSON, WriteYAML); for -o table it writes its own view.
+// itself (writeJSON, writeYAML); for -o table it writes its own view.
 //
 // The documents are GroupList, DescribeView (a GroupDescriptionList with
 // the table view to show), PlanDocument, PlanDiff, PlanStatus,
@@ -27,7 +27,7 @@ func Write(w io.Writer, f Format, doc Document) error {
 	case FormatTable:
 		return doc.WriteTable(w)
 	case FormatJSON, FormatYAML:
-		return WriteDocument(w, f, doc)
+		return writeDocument(w, f, doc)
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }

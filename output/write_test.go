@@ -28,8 +28,8 @@ func writeCases(t *testing.T) []writeCase {
 	a, b := planA(t), decodePlan(t, planB)
 	l := fixtureDescriptions()
 	enc := func(doc any) (func(*bytes.Buffer) error, func(*bytes.Buffer) error) {
-		return func(b *bytes.Buffer) error { return WriteJSON(b, doc) },
-			func(b *bytes.Buffer) error { return WriteYAML(b, doc) }
+		return func(b *bytes.Buffer) error { return writeJSON(b, doc) },
+			func(b *bytes.Buffer) error { return writeYAML(b, doc) }
 	}
 	var cs []writeCase
 	add := func(name string, doc Document, table string, encoded any) {
@@ -117,8 +117,8 @@ func TestWriteRejectsAnUnknownFormat(t *testing.T) {
 func TestNewPlanDiff(t *testing.T) {
 	a, b := planA(t), decodePlan(t, planB)
 	d := NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, b))
-	golden.Check(t, "plan-diff.json", golden.Render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, d) }))
-	golden.Check(t, "plan-diff.yaml", golden.Render(t, func(buf *bytes.Buffer) error { return WriteYAML(buf, d) }))
+	golden.Check(t, "plan-diff.json", golden.Render(t, func(buf *bytes.Buffer) error { return writeJSON(buf, d) }))
+	golden.Check(t, "plan-diff.yaml", golden.Render(t, func(buf *bytes.Buffer) error { return writeYAML(buf, d) }))
 	if d.Equal || len(d.Plan) != 3 || len(d.Groups) != 1 || len(d.Partitions) != 4 {
 		t.Fatalf("diff %+v", d)
 	}
@@ -133,7 +133,7 @@ func TestNewPlanDiff(t *testing.T) {
 	if !same.Equal || same.Plan != nil || same.Groups != nil || same.Partitions != nil {
 		t.Errorf("diff of a plan with itself %+v", same)
 	}
-	golden.Check(t, "plan-diff-equal.json", golden.Render(t, func(buf *bytes.Buffer) error { return WriteJSON(buf, same) }))
+	golden.Check(t, "plan-diff-equal.json", golden.Render(t, func(buf *bytes.Buffer) error { return writeJSON(buf, same) }))
 }
 
 func TestNewPlanStatus(t *testing.T) {

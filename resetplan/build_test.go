@@ -330,7 +330,7 @@ func TestBuildFromFile(t *testing.T) {
 	f := newFake().add("t", 0, 2, 6).add("t", 1, 0, 6)
 	spec := mustSpec(t, "from-file", "offsets.csv")
 	var err error
-	spec.Targets, _, err = ParseCSV([]byte("g,t,0,4\ng,t,1,9\nother,t,0,1\nh,t,0,0\n"), "")
+	spec.Targets, _, err = parseCSV([]byte("g,t,0,4\ng,t,1,9\nother,t,0,1\nh,t,0,0\n"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

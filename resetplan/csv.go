@@ -104,7 +104,7 @@ const (
 
 // ParseResetFile reads a --from-file: a kcg plan (YAML or JSON, recognised
 // by its first line; its targets become the file's offsets) or the Java
-// tool's CSV (see ParseCSV). singleGroup is the group id when exactly one
+// tool's CSV (see parseCSV). singleGroup is the group id when exactly one
 // --group was given, else "".
 //
 // data larger than MaxResetFileBytes is refused.
@@ -132,10 +132,10 @@ func ParseResetFile(data []byte, singleGroup string) (FileTargets, FileFormat, e
 		}
 		return ft, FormatPlan, nil
 	}
-	return ParseCSV(data, singleGroup)
+	return parseCSV(data, singleGroup)
 }
 
-// ParseCSV reads the Java tool's reset CSV with its auto-detection: if
+// parseCSV reads the Java tool's reset CSV with its auto-detection: if
 // exactly one --group was given (singleGroup != "") and the first row
 // parses as topic,partition(int),offset(long), every row is that group's;
 // otherwise every row is group,topic,partition,offset. Rows for other
@@ -152,7 +152,7 @@ func ParseResetFile(data []byte, singleGroup string) (FileTargets, FileFormat, e
 //
 // A file larger than MaxResetFileBytes or with more than MaxCSVRows rows
 // is refused.
-func ParseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) {
+func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) {
 	if len(data) > MaxResetFileBytes {
 		return nil, "", tooLarge(MaxResetFileBytes, "--from-file")
 	}

@@ -71,7 +71,7 @@ func TestExportCSV(t *testing.T) {
 	}
 }
 
-// TestCSVRoundTrip: what ExportCSV writes, ParseCSV reads back, including
+// TestCSVRoundTrip: what ExportCSV writes, parseCSV reads back, including
 // the group ids Java's own line-based reader cannot.
 func TestCSVRoundTrip(t *testing.T) {
 	p := csvPlan()
@@ -80,9 +80,9 @@ func TestCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ft, format, err := ParseCSV(data, "")
+	ft, format, err := parseCSV(data, "")
 	if err != nil || format != FormatCSVWithGroup {
-		t.Fatalf("ParseCSV: %v %v", format, err)
+		t.Fatalf("parseCSV: %v %v", format, err)
 	}
 	for _, g := range p.Groups {
 		for _, pt := range g.Partitions {
@@ -122,7 +122,7 @@ func TestParseCSV(t *testing.T) {
 		{"bare quote", "g\"x,t,0,5\n", "", "", nil, "CSV line 1: bare \""},
 	}
 	for _, tc := range cases {
-		ft, format, err := ParseCSV([]byte(tc.data), tc.single)
+		ft, format, err := parseCSV([]byte(tc.data), tc.single)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) || !errors.Is(err, ErrBadInput) {
 				t.Errorf("%s: err %v, want %q", tc.name, err, tc.err)

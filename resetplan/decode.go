@@ -259,24 +259,13 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 		return nil, derr
 	}
 	p.Strategy = st
-	if a := w.Annotations; a != nil {
-		an := &Annotations{}
-		if a.Ticket != nil {
-			an.Ticket = *a.Ticket
-		}
-		if a.Note != nil {
-			an.Note = *a.Note
-		}
-		if !an.IsZero() {
-			p.Annotations = an
-		}
-	}
+	p.Annotations = annotationsFromWire(w.Annotations)
 	if w.Groups == nil {
 		return bad("groups is missing")
 	}
-	rollback := st.Type == StrategyRollback
 	seenGroup := map[string]bool{}
-	for gi, wg := range *w.Groups {
+	for gi := range *w.Groups {
+		wg := &(*w.Groups)[gi]
 		if wg.Group == nil {
 			return bad("groups[%d]: group is missing", gi)
 		}
@@ -285,62 +274,9 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 			return bad("group %q appears twice", name)
 		}
 		seenGroup[name] = true
-		g := Group{Group: name, Type: wg.Type, StateAtPlan: wg.StateAtPlan, Partitions: make([]Partition, 0, len(wg.Partitions))}
-		if wg.New != nil && *wg.New != p.IsNew(g) {
-			// new is derived; a file that says otherwise was edited by
-			// hand and a reviewer may have trusted the wrong one.
-			if *wg.New {
-				return bad("group %q: new: true, but stateAtPlan is %s: a new group is planned as Dead (and never in a rollback plan)", name, wg.StateAtPlan)
-			}
-			return bad("group %q: new: false, but stateAtPlan Dead means the group did not exist at plan time", name)
-		}
-		// Partitions in strictly increasing order (every file kcg writes)
-		// cannot repeat one: the set of those seen is built only once the
-		// order breaks.
-		var seenTP map[TopicPartition]bool
-		for pi, wp := range wg.Partitions {
-			// where is only formatted for an error: two Sprintfs per
-			// partition were a tenth of decoding a large plan.
-			where := func() string { return fmt.Sprintf("group %q partitions[%d]", name, pi) }
-			switch {
-			case wp.Topic == nil:
-				return bad("%s: topic is missing", where())
-			case wp.Partition == nil:
-				return bad("%s: partition is missing", where())
-			}
-			pt := Partition{Topic: *wp.Topic, Partition: *wp.Partition, Current: wp.Current, Target: wp.Target, Reason: Reason(wp.Reason)}
-			where = func() string { return fmt.Sprintf("group %q partition %s", name, pt.TP().KafkaName()) }
-			if seenTP == nil && pi > 0 && comparePartitions(g.Partitions[pi-1], pt) >= 0 {
-				seenTP = make(map[TopicPartition]bool, len(wg.Partitions))
-				for _, q := range g.Partitions {
-					seenTP[q.TP()] = true
-				}
-			}
-			switch {
-			case pt.Partition < 0:
-				return bad("%s: partition number is negative", where())
-			case seenTP[pt.TP()]:
-				return bad("%s appears twice", where())
-			case wp.LogStart == nil || wp.LogEnd == nil:
-				return bad("%s: logStart and logEnd are required", where())
-			case wp.Reason == "":
-				return bad("%s: reason is missing", where())
-			case !reasons[pt.Reason]:
-				return bad("%s: unknown reason %q", where(), wp.Reason)
-			case (pt.Reason == ReasonRestore || pt.Reason == ReasonDeleteOffset) && !rollback:
-				return bad("%s: reason %s is only valid in a rollback plan", where(), pt.Reason)
-			case pt.Reason == ReasonCopiedFromGroup && p.Strategy.Type != StrategyToGroup:
-				return bad("%s: reason %s is only valid in a to-group plan", where(), pt.Reason)
-			case pt.Reason == ReasonDeleteOffset && pt.Target != nil:
-				return bad("%s: reason delete-offset needs target: null", where())
-			case pt.Target == nil && pt.Reason != ReasonDeleteOffset:
-				return bad("%s: target is missing (null is only valid with reason delete-offset in a rollback plan)", where())
-			}
-			if seenTP != nil {
-				seenTP[pt.TP()] = true
-			}
-			pt.LogStart, pt.LogEnd = *wp.LogStart, *wp.LogEnd
-			g.Partitions = append(g.Partitions, pt)
+		g, derr := groupFromWire(p, name, wg)
+		if derr != nil {
+			return nil, derr
 		}
 		p.Groups = append(p.Groups, g)
 	}
@@ -349,6 +285,103 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 	}
 	p.normalize()
 	return p, nil
+}
+
+// annotationsFromWire returns the plan's annotations, nil when there are
+// none or all are empty.
+func annotationsFromWire(a *wireAnnotations) *Annotations {
+	if a == nil {
+		return nil
+	}
+	an := &Annotations{}
+	if a.Ticket != nil {
+		an.Ticket = *a.Ticket
+	}
+	if a.Note != nil {
+		an.Note = *a.Note
+	}
+	if an.IsZero() {
+		return nil
+	}
+	return an
+}
+
+// groupFromWire converts and validates the group entry named name of the
+// plan p, whose strategy is already read.
+func groupFromWire(p *Plan, name string, wg *wireGroup) (Group, *DecodeError) {
+	bad := func(format string, a ...any) (Group, *DecodeError) {
+		return Group{}, &DecodeError{Msg: fmt.Sprintf(format, a...)}
+	}
+	g := Group{Group: name, Type: wg.Type, StateAtPlan: wg.StateAtPlan, Partitions: make([]Partition, 0, len(wg.Partitions))}
+	if wg.New != nil && *wg.New != p.IsNew(g) {
+		// new is derived; a file that says otherwise was edited by
+		// hand and a reviewer may have trusted the wrong one.
+		if *wg.New {
+			return bad("group %q: new: true, but stateAtPlan is %s: a new group is planned as Dead (and never in a rollback plan)", name, wg.StateAtPlan)
+		}
+		return bad("group %q: new: false, but stateAtPlan Dead means the group did not exist at plan time", name)
+	}
+	// Partitions in strictly increasing order (every file kcg writes)
+	// cannot repeat one: the set of those seen is built only once the
+	// order breaks.
+	var seenTP map[TopicPartition]bool
+	for pi := range wg.Partitions {
+		wp := &wg.Partitions[pi]
+		switch {
+		case wp.Topic == nil:
+			return bad("group %q partitions[%d]: topic is missing", name, pi)
+		case wp.Partition == nil:
+			return bad("group %q partitions[%d]: partition is missing", name, pi)
+		}
+		pt := Partition{Topic: *wp.Topic, Partition: *wp.Partition, Current: wp.Current, Target: wp.Target, Reason: Reason(wp.Reason)}
+		if seenTP == nil && pi > 0 && comparePartitions(g.Partitions[pi-1], pt) >= 0 {
+			seenTP = make(map[TopicPartition]bool, len(wg.Partitions))
+			for _, q := range g.Partitions {
+				seenTP[q.TP()] = true
+			}
+		}
+		if derr := checkWirePartition(p.Strategy.Type, name, pt, wp, seenTP[pt.TP()]); derr != nil {
+			return Group{}, derr
+		}
+		if seenTP != nil {
+			seenTP[pt.TP()] = true
+		}
+		pt.LogStart, pt.LogEnd = *wp.LogStart, *wp.LogEnd
+		g.Partitions = append(g.Partitions, pt)
+	}
+	return g, nil
+}
+
+// checkWirePartition validates the partition pt, read from wp, of the group
+// named group in a plan of strategy st; seen tells that the group already
+// has it.
+func checkWirePartition(st StrategyType, group string, pt Partition, wp *wirePartition, seen bool) *DecodeError {
+	// The partition is only named for an error: two Sprintfs per partition
+	// were a tenth of decoding a large plan.
+	bad := func(what string) *DecodeError {
+		return &DecodeError{Msg: fmt.Sprintf("group %q partition %s", group, pt.TP().KafkaName()) + what}
+	}
+	switch {
+	case pt.Partition < 0:
+		return bad(": partition number is negative")
+	case seen:
+		return bad(" appears twice")
+	case wp.LogStart == nil || wp.LogEnd == nil:
+		return bad(": logStart and logEnd are required")
+	case wp.Reason == "":
+		return bad(": reason is missing")
+	case !reasons[pt.Reason]:
+		return bad(fmt.Sprintf(": unknown reason %q", wp.Reason))
+	case (pt.Reason == ReasonRestore || pt.Reason == ReasonDeleteOffset) && st != StrategyRollback:
+		return bad(fmt.Sprintf(": reason %s is only valid in a rollback plan", pt.Reason))
+	case pt.Reason == ReasonCopiedFromGroup && st != StrategyToGroup:
+		return bad(fmt.Sprintf(": reason %s is only valid in a to-group plan", pt.Reason))
+	case pt.Reason == ReasonDeleteOffset && pt.Target != nil:
+		return bad(": reason delete-offset needs target: null")
+	case pt.Target == nil && pt.Reason != ReasonDeleteOffset:
+		return bad(": target is missing (null is only valid with reason delete-offset in a rollback plan)")
+	}
+	return nil
 }
 
 func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
@@ -428,138 +461,6 @@ func parseTime(field, v string) (time.Time, *DecodeError) {
 		return time.Time{}, &DecodeError{Msg: fmt.Sprintf("%s %q is not an RFC 3339 time (e.g. 2026-11-29T07:10:00Z)", field, v)}
 	}
 	return t.UTC(), nil
-}
-
-var (
-	yamlLineRE    = regexp.MustCompile(`line (\d+)`)
-	yamlUnknownRE = regexp.MustCompile(`field (\S+) not found in type resetplan\.wire(\w+)`)
-	yamlTypeRE    = regexp.MustCompile(`into (\*?)(\[\])?resetplan\.wire(\w+)`)
-	wireFieldRE   = regexp.MustCompile(`wire(Plan|Cluster|Strategy|Annotations|Group|Partition)\.`)
-	// yamlCannotRE is yaml.v3's type error: the node's tag, its value
-	// (quoted, cut at 7 characters), the Go type.
-	yamlCannotRE = regexp.MustCompile("cannot unmarshal !!(\\w+) (`[^`]*`)? ?into (\\S+)")
-	// jsonCannotRE is encoding/json's type error after the rewrites
-	// above: the JSON kind, its value (numbers only), the field path, the
-	// Go type.
-	jsonCannotRE = regexp.MustCompile(`cannot unmarshal (\w+)( \S+)? into field (\S+) of type (\S+)`)
-	// yamlLinePrefixRE only strips a leading "line N: ": with several
-	// errors the later ones keep theirs.
-	yamlLinePrefixRE = regexp.MustCompile(`^line \d+: `)
-)
-
-// cleanErr turns decoder messages into operator language: no Go type
-// names, no "yaml: unmarshal errors:" preamble.
-func cleanErr(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "yaml: unmarshal errors:\n  ")
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	msg = strings.ReplaceAll(msg, "\n  ", "; ")
-	msg = yamlCannotRE.ReplaceAllStringFunc(msg, func(s string) string {
-		m := yamlCannotRE.FindStringSubmatch(s)
-		return fmt.Sprintf("expected %s, got %s%s", yamlWant(m[3]), yamlGot[m[1]], strings.TrimSuffix(" "+m[2], " "))
-	})
-	msg = yamlUnknownRE.ReplaceAllStringFunc(msg, func(s string) string {
-		m := yamlUnknownRE.FindStringSubmatch(s)
-		return fmt.Sprintf("unknown field %q in %s", m[1], wireName(m[2]))
-	})
-	msg = yamlTypeRE.ReplaceAllStringFunc(msg, func(s string) string {
-		m := yamlTypeRE.FindStringSubmatch(s)
-		return "into " + wireName(m[3])
-	})
-	if strings.HasPrefix(msg, "json: unknown field ") {
-		msg = "unknown field " + strings.TrimPrefix(msg, "json: unknown field ")
-	}
-	msg = strings.TrimPrefix(msg, "json: ")
-	msg = strings.ReplaceAll(msg, "Go struct field ", "field ")
-	msg = wireFieldRE.ReplaceAllString(msg, "")
-	msg = jsonCannotRE.ReplaceAllStringFunc(msg, func(s string) string {
-		m := jsonCannotRE.FindStringSubmatch(s)
-		got := "a " + m[1]
-		if m[2] != "" {
-			got = "the " + m[1] + m[2]
-		}
-		return fmt.Sprintf("%s: expected %s, got %s", m[3], yamlWant(m[4]), got)
-	})
-	// DecodeError prints the line itself.
-	return yamlLinePrefixRE.ReplaceAllString(msg, "")
-}
-
-// yamlGot names a YAML tag as found.
-var yamlGot = map[string]string{"str": "the string", "int": "the integer", "float": "the number", "bool": "the boolean",
-	"seq": "a list", "map": "a mapping", "null": "null", "timestamp": "the time", "binary": "binary data"}
-
-// yamlWant names what the plan wants where yaml.v3 names a Go type.
-func yamlWant(goType string) string {
-	switch {
-	case goType == "int64":
-		return "a whole number from -9223372036854775808 to 9223372036854775807"
-	case goType == "int32":
-		return "a partition number (a whole number from 0 to 2147483647)"
-	case goType == "string" || goType == "*string":
-		return "a string"
-	case strings.HasPrefix(goType, "[]"):
-		return "a list"
-	}
-	return "a mapping"
-}
-
-// notAMapping says what the document is when it is not a mapping ("a
-// string `foo`"), "" when it is one or cannot be read at all.
-func notAMapping(data []byte, isJSON bool) string {
-	var v any
-	var err error
-	if isJSON {
-		err = json.Unmarshal(data, &v)
-	} else {
-		err = yaml.Unmarshal(data, &v)
-	}
-	if err != nil {
-		return ""
-	}
-	switch v := v.(type) {
-	case map[string]any:
-		return ""
-	case string:
-		if len(v) > 40 {
-			v = v[:40] + "…"
-		}
-		return fmt.Sprintf("the text %q", v)
-	case []any:
-		return "a list"
-	case nil:
-		return "nothing"
-	}
-	return fmt.Sprintf("the value %v", v)
-}
-
-func wireName(t string) string {
-	switch t {
-	case "Plan":
-		return "the plan"
-	case "Group":
-		return "a group entry"
-	case "Partition":
-		return "a partition entry"
-	}
-	return strings.ToLower(t)
-}
-
-// errLine finds the line of a decode error: yaml.v3 names it in the text,
-// encoding/json gives a byte offset.
-func errLine(err error, data []byte) int {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
-	case errors.As(err, &te):
-		return 1 + bytes.Count(data[:min(int(te.Offset), len(data))], []byte("\n"))
-	}
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
 }
 
 // checkJSONDuplicates refuses an object with a repeated key: encoding/json

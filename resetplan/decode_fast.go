@@ -39,18 +39,47 @@ func fastWire(data []byte) (*wirePlan, bool) {
 	if w.CreatedBy, ok = r.blockString("createdBy"); !ok {
 		return nil, false
 	}
+	if w.Cluster, ok = r.cluster(); !ok {
+		return nil, false
+	}
+	if w.Strategy, ok = r.strategy(); !ok {
+		return nil, false
+	}
+	if r.peekKey("annotations") {
+		if w.Annotations, ok = r.annotations(); !ok {
+			return nil, false
+		}
+	}
+	if w.Groups, ok = r.groups(); !ok {
+		return nil, false
+	}
+	if r.more() {
+		return nil, false
+	}
+	r.keepHeader(w)
+	return w, true
+}
+
+// cluster reads the cluster line, a flow mapping of id and bootstrap.
+func (r *lineReader) cluster() (*wireCluster, bool) {
 	m, ok := r.flow("cluster", map[string]bool{"id": true, "bootstrap": true})
 	if !ok || !m.has("id", "bootstrap") {
 		return nil, false
 	}
-	w.Cluster = &wireCluster{}
-	if w.Cluster.ID, ok = m.str("id"); !ok {
+	c := &wireCluster{}
+	if c.ID, ok = m.str("id"); !ok {
 		return nil, false
 	}
-	if w.Cluster.Bootstrap, ok = m.str("bootstrap"); !ok {
+	if c.Bootstrap, ok = m.str("bootstrap"); !ok {
 		return nil, false
 	}
-	m, ok = r.flow("strategy", map[string]bool{"type": true, "offset": true, "shiftBy": true, "datetime": true,
+	return c, true
+}
+
+// strategy reads the strategy line, a flow mapping of its type and the
+// parameters present (fromWire checks which ones the type takes).
+func (r *lineReader) strategy() (*wireStrategy, bool) {
+	m, ok := r.flow("strategy", map[string]bool{"type": true, "offset": true, "shiftBy": true, "datetime": true,
 		"duration": true, "resolvedTime": true, "file": true, "rollbackOf": true, "group": true})
 	if !ok || !m.has("type") {
 		return nil, false
@@ -71,42 +100,30 @@ func fastWire(data []byte) (*wirePlan, bool) {
 			*f.p = v
 		}
 	}
-	for _, f := range []struct {
-		k string
-		p **string
-	}{{"datetime", &s.Datetime}, {"duration", &s.Duration}, {"resolvedTime", &s.ResolvedTime},
-		{"file", &s.File}, {"rollbackOf", &s.RollbackOf}, {"group", &s.Group}} {
-		if _, present := m[f.k]; present {
-			v, ok := m.str(f.k)
-			if !ok {
-				return nil, false
-			}
-			*f.p = &v
-		}
+	if !m.optionalStrings([]stringField{{"datetime", &s.Datetime}, {"duration", &s.Duration},
+		{"resolvedTime", &s.ResolvedTime}, {"file", &s.File}, {"rollbackOf", &s.RollbackOf}, {"group", &s.Group}}) {
+		return nil, false
 	}
-	w.Strategy = s
-	if r.peekKey("annotations") {
-		m, ok = r.flow("annotations", map[string]bool{"ticket": true, "note": true})
-		if !ok {
-			return nil, false
-		}
-		a := &wireAnnotations{}
-		for _, f := range []struct {
-			k string
-			p **string
-		}{{"ticket", &a.Ticket}, {"note", &a.Note}} {
-			if _, present := m[f.k]; present {
-				v, ok := m.str(f.k)
-				if !ok {
-					return nil, false
-				}
-				*f.p = &v
-			}
-		}
-		w.Annotations = a
+	return s, true
+}
+
+// annotations reads the annotations line, a flow mapping of ticket and
+// note, each optional.
+func (r *lineReader) annotations() (*wireAnnotations, bool) {
+	m, ok := r.flow("annotations", map[string]bool{"ticket": true, "note": true})
+	if !ok {
+		return nil, false
 	}
+	a := &wireAnnotations{}
+	if !m.optionalStrings([]stringField{{"ticket", &a.Ticket}, {"note", &a.Note}}) {
+		return nil, false
+	}
+	return a, true
+}
+
+// groups reads "groups: []" or "groups:" and at least one group entry.
+func (r *lineReader) groups() (*[]wireGroup, bool) {
 	groups := []wireGroup{}
-	w.Groups = &groups
 	switch r.next() {
 	case "groups: []":
 	case "groups:":
@@ -123,11 +140,7 @@ func fastWire(data []byte) (*wirePlan, bool) {
 	default:
 		return nil, false
 	}
-	if r.more() {
-		return nil, false
-	}
-	r.keepHeader(w)
-	return w, true
+	return &groups, true
 }
 
 // keepHeader gives the strings before groups their own copies (group
@@ -386,6 +399,28 @@ func (m flowMap) has(keys ...string) bool {
 }
 
 func (m flowMap) str(k string) (string, bool) { return scalarString(m[k], false) }
+
+// stringField is an optional string of a flow mapping: its key and where
+// it goes.
+type stringField struct {
+	k string
+	p **string
+}
+
+// optionalStrings sets each field present in m to its string value; false
+// if one of them is not a string.
+func (m flowMap) optionalStrings(fields []stringField) bool {
+	for _, f := range fields {
+		if _, present := m[f.k]; present {
+			v, ok := m.str(f.k)
+			if !ok {
+				return false
+			}
+			*f.p = &v
+		}
+	}
+	return true
+}
 
 // int reads a decimal integer of the given size, or null (nil).
 func (m flowMap) int(k string, bits int) (*int64, bool) {

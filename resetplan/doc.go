@@ -6,7 +6,7 @@
 // the helpers later commands build on (impact, diff, rollback, drift).
 //
 // The package is pure: no CLI, no tablewriter, no network. It reads the
-// cluster only through Lookup, which the commands layer implements over
+// cluster only through Lookup, which groupops.Lookup implements over
 // kafkaadmin, so every rule here is unit-tested with a fake cluster.
 //
 // Shape decisions (see docs/plan-format.md):

@@ -36,105 +36,21 @@ func ParseDuration(s string) (time.Duration, error) {
 	// Accumulate in nanoseconds with big.Int so overflow is detected once,
 	// at the end, whatever the component order and signs.
 	total := new(big.Int)
-	add := func(num string, unit int64) bool {
-		v, ok := new(big.Int).SetString(num, 10)
-		if !ok {
-			return false
-		}
-		total.Add(total, v.Mul(v, big.NewInt(unit)))
-		return true
-	}
-	// component reads "[+-]digits" followed by one of units; it returns the
-	// number text, the unit letter and the rest.
-	component := func(s string) (num string, unit byte, rest string, ok bool) {
-		i := 0
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := i
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == i || j >= len(s) {
-			return "", 0, s, false
-		}
-		return s[:j], s[j], s[j+1:], true
-	}
 	datePart, timePart, hasT := strings.Cut(u, "T")
 	if datePart == "" && !hasT {
 		return fail("no components after P")
 	}
 	if datePart != "" {
-		num, unit, rest, ok := component(datePart)
-		switch {
-		case ok && unit == 'D' && rest == "":
-			if !add(num, int64(24*time.Hour)) {
-				return fail("bad number of days")
-			}
-		case ok && (unit == 'Y' || unit == 'M' || unit == 'W'):
-			return fail("years, months and weeks are not supported (use days: P7D)")
-		default:
-			return fail("only days (nD) may come before T")
+		if msg := addDatePart(total, datePart); msg != "" {
+			return fail(msg)
 		}
 	}
 	if hasT {
 		if timePart == "" {
 			return fail("no components after T")
 		}
-		order := "HMS"
-		for timePart != "" {
-			i := 0
-			if timePart[0] == '+' || timePart[0] == '-' {
-				i++
-			}
-			j := i
-			for j < len(timePart) && timePart[j] >= '0' && timePart[j] <= '9' {
-				j++
-			}
-			if j == i {
-				return fail("components after T are nH, nM and n.nS")
-			}
-			num, frac, hasFrac := timePart[:j], "", false
-			if j < len(timePart) && (timePart[j] == '.' || timePart[j] == ',') {
-				k := j + 1
-				for k < len(timePart) && timePart[k] >= '0' && timePart[k] <= '9' {
-					k++
-				}
-				frac, hasFrac, j = timePart[j+1:k], true, k
-			}
-			if j >= len(timePart) {
-				return fail("a number after T needs a unit H, M or S")
-			}
-			unit, rest := timePart[j], timePart[j+1:]
-			if hasFrac && unit != 'S' {
-				return fail("only seconds may have a fraction")
-			}
-			idx := strings.IndexByte(order, unit)
-			if idx < 0 {
-				return fail("components after T are nH, nM and n.nS, in that order")
-			}
-			order = order[idx+1:]
-			switch unit {
-			case 'H':
-				add(num, int64(time.Hour))
-			case 'M':
-				add(num, int64(time.Minute))
-			case 'S':
-				add(num, int64(time.Second))
-				if len(frac) > 9 {
-					return fail("at most 9 fraction digits")
-				}
-				if frac != "" {
-					f, _ := digitsAt(frac+strings.Repeat("0", 9-len(frac)), 0, 9)
-					// The fraction takes the sign of the seconds, as in
-					// Java ("-0.5S" is minus half a second).
-					if strings.HasPrefix(num, "-") {
-						f = -f
-					}
-					total.Add(total, big.NewInt(int64(f)))
-				}
-			}
-			timePart = rest
+		if msg := addTimePart(total, timePart); msg != "" {
+			return fail(msg)
 		}
 	}
 	if neg {
@@ -144,4 +60,111 @@ func ParseDuration(s string) (time.Duration, error) {
 		return fail("longer than kcg can represent (about 292 years)")
 	}
 	return time.Duration(total.Int64()), nil
+}
+
+// addScaled adds num (decimal, optionally signed) times unit nanoseconds to
+// total; false if num is not a number.
+func addScaled(total *big.Int, num string, unit int64) bool {
+	v, ok := new(big.Int).SetString(num, 10)
+	if !ok {
+		return false
+	}
+	total.Add(total, v.Mul(v, big.NewInt(unit)))
+	return true
+}
+
+// durationComponent reads "[+-]digits" followed by one unit letter; it
+// returns the number text, the unit letter and the rest.
+func durationComponent(s string) (num string, unit byte, rest string, ok bool) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i || j >= len(s) {
+		return "", 0, s, false
+	}
+	return s[:j], s[j], s[j+1:], true
+}
+
+// addDatePart adds the part between P and T, which may only be days, to
+// total. It returns the reason the part is invalid, or "".
+func addDatePart(total *big.Int, datePart string) string {
+	num, unit, rest, ok := durationComponent(datePart)
+	switch {
+	case ok && unit == 'D' && rest == "":
+		if !addScaled(total, num, int64(24*time.Hour)) {
+			return "bad number of days"
+		}
+		return ""
+	case ok && (unit == 'Y' || unit == 'M' || unit == 'W'):
+		return "years, months and weeks are not supported (use days: P7D)"
+	default:
+		return "only days (nD) may come before T"
+	}
+}
+
+// addTimePart adds the non-empty part after T (nH, nM and n.nS, each
+// optional, in that order) to total. It returns the reason the part is
+// invalid, or "".
+func addTimePart(total *big.Int, timePart string) string {
+	order := "HMS"
+	for timePart != "" {
+		i := 0
+		if timePart[0] == '+' || timePart[0] == '-' {
+			i++
+		}
+		j := i
+		for j < len(timePart) && timePart[j] >= '0' && timePart[j] <= '9' {
+			j++
+		}
+		if j == i {
+			return "components after T are nH, nM and n.nS"
+		}
+		num, frac, hasFrac := timePart[:j], "", false
+		if j < len(timePart) && (timePart[j] == '.' || timePart[j] == ',') {
+			k := j + 1
+			for k < len(timePart) && timePart[k] >= '0' && timePart[k] <= '9' {
+				k++
+			}
+			frac, hasFrac, j = timePart[j+1:k], true, k
+		}
+		if j >= len(timePart) {
+			return "a number after T needs a unit H, M or S"
+		}
+		unit, rest := timePart[j], timePart[j+1:]
+		if hasFrac && unit != 'S' {
+			return "only seconds may have a fraction"
+		}
+		idx := strings.IndexByte(order, unit)
+		if idx < 0 {
+			return "components after T are nH, nM and n.nS, in that order"
+		}
+		order = order[idx+1:]
+		switch unit {
+		case 'H':
+			addScaled(total, num, int64(time.Hour))
+		case 'M':
+			addScaled(total, num, int64(time.Minute))
+		case 'S':
+			addScaled(total, num, int64(time.Second))
+			if len(frac) > 9 {
+				return "at most 9 fraction digits"
+			}
+			if frac != "" {
+				f, _ := digitsAt(frac+strings.Repeat("0", 9-len(frac)), 0, 9)
+				// The fraction takes the sign of the seconds, as in
+				// Java ("-0.5S" is minus half a second).
+				if strings.HasPrefix(num, "-") {
+					f = -f
+				}
+				total.Add(total, big.NewInt(int64(f)))
+			}
+		}
+		timePart = rest
+	}
+	return ""
 }

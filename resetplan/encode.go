@@ -308,12 +308,12 @@ func EncodeJSON(p *Plan) []byte {
 	return b.Bytes()
 }
 
-// CanonicalJSON is the form the digest is computed over: the plan sorted
+// canonicalJSON is the form the digest is computed over: the plan sorted
 // (groups by id, partitions by topic and partition), the document's keys in
 // their fixed order, absent optional keys omitted, absent offsets null,
 // times in formatTime's UTC form, compact (no whitespace outside strings),
 // strings escaped as Go's encoding/json does without HTML escaping.
-func CanonicalJSON(p *Plan) []byte {
+func canonicalJSON(p *Plan) []byte {
 	p = canonicalOrder(p)
 	var b bytes.Buffer
 	b.Grow(planSize(p))
@@ -322,7 +322,7 @@ func CanonicalJSON(p *Plan) []byte {
 }
 
 // Digest returns the plan's content digest, "sha256:<hex>", over
-// CanonicalJSON. The same plan decoded from YAML or JSON, reformatted or
+// canonicalJSON. The same plan decoded from YAML or JSON, reformatted or
 // reordered has the same digest; any change to a value changes it. The
 // digest is not stored in the file: plan, show and apply print it, and
 // apply --expect-digest compares it.

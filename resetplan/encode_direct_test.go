@@ -32,8 +32,8 @@ func digestTree(p *Plan) string {
 
 func checkDirectSame(t *testing.T, p *Plan) {
 	t.Helper()
-	if got, want := CanonicalJSON(p), canonicalJSONTree(p); !bytes.Equal(got, want) {
-		t.Fatalf("CanonicalJSON differs from the tree's\n--- got ---\n%s\n--- want ---\n%s", got, want)
+	if got, want := canonicalJSON(p), canonicalJSONTree(p); !bytes.Equal(got, want) {
+		t.Fatalf("canonicalJSON differs from the tree's\n--- got ---\n%s\n--- want ---\n%s", got, want)
 	}
 	if got, want := EncodeJSON(p), encodeJSONTree(p); !bytes.Equal(got, want) {
 		t.Fatalf("EncodeJSON differs from the tree's\n--- got ---\n%s\n--- want ---\n%s", got, want)
@@ -55,7 +55,7 @@ func shuffled(r *rand.Rand, p *Plan) *Plan {
 	return c
 }
 
-// TestDirectWritersIdentical pins that CanonicalJSON, EncodeJSON, Digest
+// TestDirectWritersIdentical pins that canonicalJSON, EncodeJSON, Digest
 // and EncodeYAML, written from the plan group by group, give the bytes of
 // the whole tree: on the golden plans, every odd string in every field,
 // 3,000 generated plans (sorted, shuffled, with duplicate names and

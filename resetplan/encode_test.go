@@ -176,7 +176,7 @@ groups:
 		t.Fatal(err)
 	}
 	if Digest(q) != d {
-		t.Errorf("reformatted plan has another digest:\n%s\n%s", CanonicalJSON(q), CanonicalJSON(p))
+		t.Errorf("reformatted plan has another digest:\n%s\n%s", canonicalJSON(q), canonicalJSON(p))
 	}
 	// Any change to a value changes it.
 	mutations := map[string]func(p *Plan){
@@ -205,12 +205,12 @@ groups:
 	// The documented recipe: kcg's JSON, compacted, is the canonical form.
 	for name, gp := range plansForGolden() {
 		var compact bytes.Buffer
-		if err := json.Compact(&compact, EncodeJSON(gp)); err != nil || !bytes.Equal(compact.Bytes(), CanonicalJSON(gp)) {
-			t.Errorf("%s: compacted JSON is not the canonical form: %v\n%s\n%s", name, err, compact.Bytes(), CanonicalJSON(gp))
+		if err := json.Compact(&compact, EncodeJSON(gp)); err != nil || !bytes.Equal(compact.Bytes(), canonicalJSON(gp)) {
+			t.Errorf("%s: compacted JSON is not the canonical form: %v\n%s\n%s", name, err, compact.Bytes(), canonicalJSON(gp))
 		}
 	}
 	// Stable across runs and releases: pinned.
-	golden(t, "digest-sample.txt", []byte(d+"\n"+string(CanonicalJSON(p))+"\n"))
+	golden(t, "digest-sample.txt", []byte(d+"\n"+string(canonicalJSON(p))+"\n"))
 }
 
 func TestDecodeStrict(t *testing.T) {

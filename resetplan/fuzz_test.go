@@ -36,7 +36,7 @@ func addTestdata(f *testing.F, pattern string) {
 	}
 }
 
-// checkDecodeError is the contract of Decode's and ParseCSV's errors.
+// checkDecodeError is the contract of Decode's and parseCSV's errors.
 func checkDecodeError(t *testing.T, err error) {
 	t.Helper()
 	var de *DecodeError
@@ -148,9 +148,9 @@ func FuzzParseResetFile(f *testing.F) {
 		if err != nil {
 			t.Fatalf("ExportCSV: %v", err)
 		}
-		ft2, _, err := ParseCSV(csv, "")
+		ft2, _, err := parseCSV(csv, "")
 		if err != nil {
-			t.Fatalf("ParseCSV of its own export: %v\n%s", err, csv)
+			t.Fatalf("parseCSV of its own export: %v\n%s", err, csv)
 		}
 		if got, want := targetsText(ft2), targetsText(ft); got != want {
 			t.Fatalf("CSV round trip:\n%s\nwant\n%s\nexport:\n%s", got, want, csv)

@@ -93,7 +93,7 @@ func TestHostileOverLimitBytes(t *testing.T) {
 	checkTooLarge(t, err, MaxPlanBytes, "plan file")
 	_, _, err2 := ParseResetFile(data, "")
 	checkTooLarge(t, err2, MaxResetFileBytes, "--from-file")
-	_, _, err3 := ParseCSV(data, "")
+	_, _, err3 := parseCSV(data, "")
 	checkTooLarge(t, err3, MaxResetFileBytes, "--from-file")
 	if d := time.Since(start); d > 5*time.Second || alloc > mib {
 		t.Errorf("refusing took %v and %d bytes: it parsed", d, alloc)

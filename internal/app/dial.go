@@ -44,10 +44,33 @@ func Dial(parent context.Context, o connconfig.ConnOptions) (cl *kafkaadmin.Clie
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	timeout := o.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(parent, timeout)
+	ctx, cancel := context.WithTimeout(parent, deadline(o.Timeout))
 	return cl, ctx, func() { cancel(); cl.Close() }, nil
+}
+
+// DialEach is Dial for a command that repeats its requests (kcg watch):
+// the deadline, o.Timeout (DefaultTimeout when unset), bounds each round
+// of requests rather than the whole command. round returns the context of
+// one round, which the caller cancels; the caller calls done, which closes
+// the client.
+func DialEach(o connconfig.ConnOptions) (cl *kafkaadmin.Client, round func(parent context.Context) (context.Context, context.CancelFunc), done func(), err error) {
+	// The whole-command context of Dial goes unused: each round has its
+	// own deadline.
+	cl, _, done, err = Dial(context.Background(), o)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	timeout := deadline(o.Timeout)
+	round = func(parent context.Context) (context.Context, context.CancelFunc) {
+		return context.WithTimeout(parent, timeout)
+	}
+	return cl, round, done, nil
+}
+
+// deadline is the --timeout of a command, DefaultTimeout when unset.
+func deadline(timeout time.Duration) time.Duration {
+	if timeout <= 0 {
+		return DefaultTimeout
+	}
+	return timeout
 }

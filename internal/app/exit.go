@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
@@ -100,10 +99,4 @@ func ExitCode(ctx context.Context, err error) int {
 func IsSilent(err error) bool {
 	var ee *exitError
 	return errors.As(err, &ee) && ee.silent
-}
-
-// OneLine keeps an error on one line, as every error of kcg must be.
-func OneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }

@@ -1,0 +1,45 @@
+package groupops
+
+import (
+	"context"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+)
+
+// DescribeOptions is what Describe reads besides the groups.
+type DescribeOptions struct {
+	// ReadCommitted measures lag against the last stable offset
+	// (Snapshot.ReadCommitted).
+	ReadCommitted bool
+	// TimeLag also reads the timestamp of the next record of every
+	// commit behind the log end (ReadTimeLags).
+	TimeLag bool
+	// Progress, if not nil, is told each phase as it starts.
+	Progress func(string)
+}
+
+// Describe reads what kcg describe shows, and each sample of kcg watch: the
+// snapshot of groups (TakeSnapshot), the last stable offsets of its
+// partitions (ReadStableOffsets) and, with o.TimeLag, the time lags
+// (ReadTimeLags), in that order.
+func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o DescribeOptions) (*Snapshot, error) {
+	progress := o.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	snap, err := TakeSnapshot(ctx, cl, groups, progress)
+	if err != nil {
+		return nil, err
+	}
+	snap.ReadCommitted = o.ReadCommitted
+	if err := ReadStableOffsets(ctx, cl, snap); err != nil {
+		return nil, err
+	}
+	if o.TimeLag {
+		progress("reading record timestamps")
+		if err := ReadTimeLags(ctx, cl, snap); err != nil {
+			return nil, err
+		}
+	}
+	return snap, nil
+}
