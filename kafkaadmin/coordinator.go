@@ -40,7 +40,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 	api := findCoordinator(v)
 	var mu sync.Mutex
 	err = eachBatch(chunks(missing, size), func(batch []string) error {
-		found, failed, err := shard(ctx, c, c.bootstrapRouter(), api, batch)
+		found, failed, err := shard(ctx, c, brokerRouter[string](anyBroker), api, batch)
 		if err != nil {
 			return err
 		}

@@ -93,45 +93,26 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	if !ok {
 		return nil, errors.New("the broker does not support the ListGroups API")
 	}
+	// Each broker is asked on its own, its request retried within
+	// requestRetries; any broker that keeps failing fails the listing.
 	var mu sync.Mutex
 	var all []GroupListing
-	var firstErr error
-	var wg sync.WaitGroup
-	for _, id := range ids {
-		wg.Go(func() {
-			req := kmsg.NewPtrListGroupsRequest()
-			req.Version = v
-			if v >= 4 {
-				req.StatesFilter = opts.States
-			}
-			if v >= 5 {
-				req.TypesFilter = opts.Types
-			}
-			var r *kmsg.ListGroupsResponse
-			err := withRetry(ctx, func() error {
-				resp, err := c.roundTrip(ctx, id, req)
-				if err != nil {
-					return err
-				}
-				r = resp.(*kmsg.ListGroupsResponse)
-				return kerr("ListGroups", fmt.Sprintf("on broker %d", id), r.ErrorCode, nil)
-			})
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return
-			}
-			for _, g := range r.Groups {
-				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: id})
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	api := listGroupsOn(v, opts)
+	err = eachBatch(chunks(ids, 1), func(id []int32) error {
+		got, errs, err := shard(ctx, c, brokerRouter[int32](id[0]), api, id)
+		if err == nil {
+			err = errs[0]
+		}
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		all = append(all, got[0]...)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Brokers before ListGroups v4 do not report states: ask DescribeGroups
 	// (one more batched phase) so the listing and the state filter work
@@ -168,6 +149,39 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	}
 	slices.SortFunc(out, func(a, b GroupListing) int { return cmp.Compare(a.Group, b.Group) })
 	return out, nil
+}
+
+// listGroupsOn is ListGroups at version v for the engine, keyed by the
+// broker asked, with the filters of opts the version carries (states v4+,
+// types v5+). A broker-level error fails the listing unless it is
+// retriable.
+func listGroupsOn(v int16, opts ListGroupsOptions) *sharded[int32, []GroupListing] {
+	return &sharded[int32, []GroupListing]{
+		request: func([]int32) kmsg.Request {
+			req := kmsg.NewPtrListGroupsRequest()
+			req.Version = v
+			if v >= 4 {
+				req.StatesFilter = opts.States
+			}
+			if v >= 5 {
+				req.TypesFilter = opts.Types
+			}
+			return req
+		},
+		decode: func(_ context.Context, id int32, _ []int32, resp kmsg.Response, r *reply[int32, []GroupListing]) error {
+			lr := resp.(*kmsg.ListGroupsResponse)
+			if err := kerr("ListGroups", fmt.Sprintf("on broker %d", id), lr.ErrorCode, nil); err != nil {
+				return err
+			}
+			listed := make([]GroupListing, 0, len(lr.Groups))
+			for _, g := range lr.Groups {
+				listed = append(listed, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: id})
+			}
+			r.set(id, listed)
+			return nil
+		},
+		fatal: true,
+	}
 }
 
 func containsFold(list []string, s string) bool {

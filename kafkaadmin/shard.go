@@ -1,6 +1,7 @@
 package kafkaadmin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -18,7 +19,7 @@ import (
 // per item in the order the caller gave them. The per-API files describe
 // their request with a sharded value (how to cut a broker's keys into
 // batches, how to build one request, how to decode its answer) and hand
-// it to shard with a router (coordinatorRouter, leaderRouter, bootstrapRouter)
+// it to shard with a router (coordinatorRouter, leaderRouter, brokerRouter)
 // that knows where each key goes and how its failures are retried. The
 // request's version comes from pickVersion, from the request's own key.
 //
@@ -383,17 +384,18 @@ func (c *Client) leaderRouter(op string) router[TopicPartition] {
 	}
 }
 
-// bootstrapRouter sends every key to a bootstrap server, in one request,
-// for at most requestRetries rounds (withRetry's bound): only the keys
-// the answer calls retriable are sent again. A lost connection is not
-// retried; the keys left carry the last retriable error.
-func (c *Client) bootstrapRouter() router[string] {
-	return router[string]{
+// brokerRouter sends every key to broker (anyBroker: a bootstrap
+// server), in one request, for at most requestRetries rounds (withRetry's
+// bound): only the keys the answer calls retriable are sent again. A lost
+// connection is not retried; the keys left carry the last retriable
+// error.
+func brokerRouter[K cmp.Ordered](broker int32) router[K] {
+	return router[K]{
 		retries: requestRetries,
-		route: func(_ context.Context, pending []string, _ int) (routed[string], error) {
-			return routed[string]{byBroker: map[int32][]string{anyBroker: pending}}, nil
+		route: func(_ context.Context, pending []K, _ int) (routed[K], error) {
+			return routed[K]{byBroker: map[int32][]K{broker: pending}}, nil
 		},
-		again:  func(keys []string) { slices.Sort(keys) },
+		again:  func(keys []K) { slices.Sort(keys) },
 		gaveUp: func(_ context.Context, _, last error) (error, error) { return last, nil },
 	}
 }
