@@ -12,32 +12,32 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// The sharded-request engine. An operation on many groups or partitions is
-// one request per broker that owns some of them (the group's coordinator,
-// the partition's leader), cut into batches, sent in parallel within the
-// client's in-flight bound, retried while the owners move, and answered
-// per item in the order the caller gave them. The per-API files describe
-// their request with a sharded value (how to cut a broker's keys into
-// batches, how to build one request, how to decode its answer) and hand
-// it to shard with a router (coordinatorRouter, leaderRouter, brokerRouter)
-// that knows where each key goes and how its failures are retried. The
-// request's version comes from pickVersion, from the request's own key.
+// sharded describes one Kafka request to the sharded-request engine, for
+// keys K (group ids, partitions, broker ids) whose results are R.
+//
+// An operation on many groups or partitions is one request per broker
+// that owns some of them (the group's coordinator, the partition's
+// leader), cut into batches, sent in parallel within the client's
+// in-flight bound, retried while the owners move, and answered per key in
+// the order the caller gave them. A per-API file describes its request
+// with a sharded value (how to cut a broker's keys into batches, how to
+// build one request, how to decode its answer) and hands it to shard with
+// a router (coordinatorRouter, leaderRouter, brokerRouter) that knows
+// where each key goes and how its failures are retried. The request's
+// version comes from pickVersion, from the request's own kmsg key.
 //
 // Adding a coordinator-routed API (DescribeShareGroupOffsets,
-// AlterShareGroupOffsets, StreamsGroupDescribe) is: pick its version with
-// pickVersion(ctx, kmsg.NewPtrXRequest(), max) in the operation; write a
+// AlterShareGroupOffsets, StreamsGroupDescribe) is: in the operation, pick
+// the version with pickVersion(ctx, kmsg.NewPtrXRequest(), max); write a
 // sharded[string, R] whose request builds the kmsg request for a batch of
 // groups and whose decode reads one response, settling each group with
 // reply.set (its result, which may carry a per-group error), reply.retry
 // (a retriable error: the group is looked up again and resent) or
 // reply.pass (handed to the then stage on the same coordinator, as
-// DescribeGroups hands the groups ConsumerGroupDescribe does not know to
-// DescribeGroups); and call shard(ctx, c, c.coordinatorRouter(), api,
-// groups). Retries, coordinator lookups, batching, concurrency and the
-// order of the answers come with it.
-
-// sharded describes one Kafka request to the engine, for keys K (group ids
-// or partitions) whose results are R.
+// ConsumerGroupDescribe hands DescribeGroups the groups it does not know);
+// and call shard(ctx, c, c.coordinatorRouter(), api, groups). Coordinator
+// lookups, batching, concurrency, retries and the order of the answers
+// come with it.
 type sharded[K comparable, R any] struct {
 	// split cuts the keys one broker gets into the batches of its
 	// requests; nil sends them all in one.
@@ -139,7 +139,7 @@ func (r *reply[K, R]) pass(k K) {
 	r.mu.Unlock()
 }
 
-// round is the outcome of one round over every broker.
+// round is the outcome of one round over every broker; mu guards it.
 type round[K comparable] struct {
 	mu      sync.Mutex
 	again   []K
@@ -147,15 +147,17 @@ type round[K comparable] struct {
 	fatal   error
 }
 
+// retry adds keys to the next round; the caller holds rd.mu.
 func (rd *round[K]) retry(keys []K, err error) {
 	rd.again = append(rd.again, keys...)
 	rd.lastErr = err
 }
 
 // shard sends api for keys through rt and returns each key's result or
-// error, in the order of keys (a key given twice is answered twice). The
-// error is set when the call as a whole failed: the cluster could not be
-// reached, or a request api calls fatal failed.
+// error, in the order of keys (a key given twice is answered twice); a
+// key with a result has no error, even when an earlier or later attempt
+// failed for it. The error is set when the call as a whole failed: the
+// cluster could not be reached, or a fatal request failed.
 func shard[K comparable, R any](ctx context.Context, c *Client, rt router[K], api *sharded[K, R], keys []K) ([]R, []error, error) {
 	all := &answers[K, R]{res: make(map[K]R, len(keys)), errs: map[K]error{}}
 	pending := vocab.Dedupe(keys)
@@ -181,8 +183,8 @@ func shard[K comparable, R any](ctx context.Context, c *Client, rt router[K], ap
 // rounds routes and sends pending until nothing is left to retry or rt's
 // bound is reached.
 func rounds[K comparable, R any](ctx context.Context, c *Client, rt router[K], api *sharded[K, R], all *answers[K, R], pending []K) error {
-	var last round[K]
-	var fatal error
+	var fatal, lastErr error
+	var again []K // the keys the last round left to retry
 	end := retry(ctx, rt.retries, func(attempt int) bool {
 		to, err := rt.route(ctx, pending, attempt)
 		if err != nil {
@@ -198,7 +200,7 @@ func rounds[K comparable, R any](ctx context.Context, c *Client, rt router[K], a
 			wg.Go(func() { sendShard(ctx, c, rt, api, all, rd, broker, keys) })
 		}
 		wg.Wait()
-		last = round[K]{again: rd.again, lastErr: rd.lastErr}
+		again, lastErr = rd.again, rd.lastErr
 		if fatal = rd.fatal; fatal != nil || len(rd.again) == 0 {
 			return false
 		}
@@ -211,14 +213,14 @@ func rounds[K comparable, R any](ctx context.Context, c *Client, rt router[K], a
 	if fatal != nil {
 		return fatal
 	}
-	if len(last.again) == 0 {
+	if len(again) == 0 {
 		return nil
 	}
-	why, err := rt.gaveUp(ctx, end, last.lastErr)
+	why, err := rt.gaveUp(ctx, end, lastErr)
 	if err != nil {
 		return err
 	}
-	for _, k := range last.again {
+	for _, k := range again {
 		all.errs[k] = why
 	}
 	return nil
