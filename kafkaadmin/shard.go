@@ -234,35 +234,18 @@ func sendShard[K comparable, R any](ctx context.Context, c *Client, rt router[K]
 	var shardErr error
 	for stage, in := api, keys; stage != nil && len(in) > 0; stage = stage.then {
 		rep.next = nil
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		send := func(batch []K) {
-			err := sendBatch(ctx, c, stage, rep, broker, batch)
-			if err == nil {
-				return
-			}
-			if rt.brokerWide {
-				mu.Lock()
-				if shardErr == nil {
-					shardErr = err
-				}
-				mu.Unlock()
-				return
-			}
-			requestFailed(rt, stage, all, rd, batch, err)
-		}
 		batches := [][]K{in}
 		if stage.split != nil {
 			batches = stage.split(in)
 		}
-		if len(batches) == 1 {
-			send(batches[0])
-		} else {
-			for _, b := range batches {
-				wg.Go(func() { send(b) })
+		shardErr = eachBatch(batches, func(batch []K) error {
+			err := sendBatch(ctx, c, stage, rep, broker, batch)
+			if err == nil || rt.brokerWide {
+				return err
 			}
-			wg.Wait()
-		}
+			requestFailed(rt, stage, all, rd, batch, err)
+			return nil
+		})
 		if shardErr != nil {
 			break
 		}
