@@ -335,7 +335,7 @@ func (c *Client) decodeConsumerGroups(ctx context.Context, broker int32, resp *k
 			if err != nil {
 				return err
 			}
-			r.set(g.Group, *d)
+			r.set(g.Group, d)
 		case errors.Is(e, kafka.GroupIdNotFound), errors.Is(e, kafka.UnsupportedVersion):
 			// Not a consumer-protocol group (or none at all): the
 			// classic API tells which.
@@ -366,7 +366,7 @@ func (c *Client) describeClassicGroups(v int16) *sharded[string, GroupDescriptio
 				e := kerr("DescribeGroups", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
 				switch {
 				case e == nil:
-					r.set(g.Group, *c.classicGroupDescription(broker, g))
+					r.set(g.Group, c.classicGroupDescription(broker, g))
 				case errors.Is(e, kafka.GroupIdNotFound):
 					r.set(g.Group, GroupDescription{Group: g.Group, Exists: false, NotFound: true, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
 				case retriable(e):
@@ -388,8 +388,8 @@ func (c *Client) brokerOrID(id int32) Broker {
 	return Broker{ID: id}
 }
 
-func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsResponseGroup) *GroupDescription {
-	d := &GroupDescription{
+func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsResponseGroup) GroupDescription {
+	d := GroupDescription{
 		Group:        g.Group,
 		Exists:       g.State != vocab.StateDead,
 		Type:         TypeClassic,
@@ -420,9 +420,9 @@ func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsRes
 	return d
 }
 
-func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *kmsg.ConsumerGroupDescribeResponseGroup) (*GroupDescription, error) {
+func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *kmsg.ConsumerGroupDescribeResponseGroup) (GroupDescription, error) {
 	epoch, aepoch := g.Epoch, g.AssignmentEpoch
-	d := &GroupDescription{
+	d := GroupDescription{
 		Group:           g.Group,
 		Exists:          g.State != vocab.StateDead,
 		Type:            TypeConsumer,
@@ -473,10 +473,10 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 		slices.Sort(mem.Subscribed)
 		var err error
 		if mem.Assignment, err = resolve(m.Assignment); err != nil {
-			return nil, err
+			return GroupDescription{}, err
 		}
 		if mem.TargetAssignment, err = resolve(m.TargetAssignment); err != nil {
-			return nil, err
+			return GroupDescription{}, err
 		}
 		switch m.MemberType {
 		case 0:

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -92,11 +91,31 @@ type routed[K comparable] struct {
 	waitErr  error       // why they wait
 }
 
-// answers collects what the rounds learn, for every key.
+// answers collects what the rounds learn, for every key. The results
+// are kept in a slice, one slot per distinct key in the caller's order: a
+// map would allocate every result larger than its inline limit (a
+// GroupDescription), one per group.
 type answers[K comparable, R any] struct {
 	mu   sync.Mutex
-	res  map[K]R
+	slot map[K]int // a key's index in res and got
+	res  []R
+	got  []bool
 	errs map[K]error
+}
+
+// newAnswers returns the answers for keys, and the distinct keys in order.
+func newAnswers[K comparable, R any](keys []K) (*answers[K, R], []K) {
+	a := &answers[K, R]{slot: make(map[K]int, len(keys)), errs: map[K]error{}}
+	var distinct []K
+	for _, k := range keys {
+		if _, ok := a.slot[k]; !ok {
+			a.slot[k] = len(distinct)
+			distinct = append(distinct, k)
+		}
+	}
+	a.res = make([]R, len(distinct))
+	a.got = make([]bool, len(distinct))
+	return a, distinct
 }
 
 // reply is what the decoding of one request settles: results and errors
@@ -110,10 +129,12 @@ type reply[K comparable, R any] struct {
 	next     []K
 }
 
-// set records k's result.
+// set records k's result (an answer for a key not asked is dropped).
 func (r *reply[K, R]) set(k K, v R) {
 	r.all.mu.Lock()
-	r.all.res[k] = v
+	if i, ok := r.all.slot[k]; ok {
+		r.all.res[i], r.all.got[i] = v, true
+	}
 	r.all.mu.Unlock()
 }
 
@@ -159,18 +180,21 @@ func (rd *round[K]) retry(keys []K, err error) {
 // failed for it. The error is set when the call as a whole failed: the
 // cluster could not be reached, or a fatal request failed.
 func shard[K comparable, R any](ctx context.Context, c *Client, rt router[K], api *sharded[K, R], keys []K) ([]R, []error, error) {
-	all := &answers[K, R]{res: make(map[K]R, len(keys)), errs: map[K]error{}}
-	pending := vocab.Dedupe(keys)
+	all, pending := newAnswers[K, R](keys)
 	if len(pending) > 0 {
 		if err := rounds(ctx, c, rt, api, all, pending); err != nil {
 			return nil, nil, err
 		}
 	}
-	res := make([]R, len(keys))
+	res := all.res
+	if len(pending) < len(keys) {
+		res = make([]R, len(keys))
+	}
 	errs := make([]error, len(keys))
 	for i, k := range keys {
-		if v, ok := all.res[k]; ok {
-			res[i] = v
+		j := all.slot[k]
+		if all.got[j] {
+			res[i] = all.res[j]
 			continue
 		}
 		if errs[i] = all.errs[k]; errs[i] == nil && api.missing != nil {
