@@ -151,7 +151,7 @@ func (r *rawRequest) RawExchange(rw io.ReadWriter) (protocol.Message, error) {
 	body = body[4:]
 	// Flexible responses carry a tag buffer in the header, except
 	// ApiVersions (KIP-511 keeps its header v0 so old clients can parse it).
-	if r.req.IsFlexible() && r.req.Key() != 18 {
+	if r.req.IsFlexible() && r.req.Key() != kmsg.ApiVersions.Int16() {
 		if len(body) == 0 {
 			return nil, fmt.Errorf("truncated %s response", kmsg.NameForKey(r.req.Key()))
 		}
@@ -286,31 +286,21 @@ func (c *Client) apiVersions(ctx context.Context) (map[int16]versionRange, error
 	return v, nil
 }
 
-// pickVersion chooses the highest version of key that both the broker and
-// kcg (capped at want) support; ok is false when there is none.
-func (c *Client) pickVersion(ctx context.Context, key int16, want int16) (int16, bool, error) {
+// pickVersion chooses the version of req's API (its key) to send: the
+// highest that both the broker and kcg (capped at max) support; ok is
+// false when there is none. It does not set req's version.
+func (c *Client) pickVersion(ctx context.Context, req kmsg.Request, max int16) (int16, bool, error) {
 	vs, err := c.apiVersions(ctx)
 	if err != nil {
 		return 0, false, err
 	}
-	r, ok := vs[key]
+	r, ok := vs[req.Key()]
 	if !ok {
 		return 0, false, nil
 	}
-	v := min(want, r.max)
+	v := min(max, r.max)
 	if v < r.min {
 		return 0, false, nil
 	}
 	return v, true, nil
-}
-
-// Supports reports whether the cluster (its bootstrap broker) advertises
-// API key at version minVersion or above.
-func (c *Client) Supports(ctx context.Context, key int16, minVersion int16) (bool, error) {
-	vs, err := c.apiVersions(ctx)
-	if err != nil {
-		return false, err
-	}
-	r, ok := vs[key]
-	return ok && r.max >= minVersion, nil
 }

@@ -208,14 +208,6 @@ func EncodeSubscription(s Subscription) []byte {
 	return b
 }
 
-// EncodeAssignment encodes a at a.Version.
-func EncodeAssignment(a Assignment) []byte {
-	var b []byte
-	b = binary.BigEndian.AppendUint16(b, uint16(a.Version))
-	b = appendTopicPartitions(b, a.Partitions)
-	return appendBytes(b, a.UserData)
-}
-
 func appendString(b []byte, s string) []byte {
 	b = binary.BigEndian.AppendUint16(b, uint16(len(s)))
 	return append(b, s...)

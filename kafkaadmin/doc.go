@@ -1,35 +1,50 @@
-// Package kafkaadmin is kcg's Kafka admin layer over segmentio/kafka-go.
+// Package kafkaadmin is kcg's Kafka wire layer: the admin requests kcg
+// sends, and what their answers mean.
 //
-// kafka-go carries every byte on the network (its Transport: dialing, TLS,
-// SASL, connection pooling, routing). Where kafka-go's high-level API is
-// unsafe or missing for an admin tool, this package sends the request itself
-// through the Transport's RawExchanger hook, encoding it with franz-go's kmsg
-// codec:
+// segmentio/kafka-go carries every byte on the network: its Transport
+// dials, does TLS, SASL and ApiVersions, pools connections and routes a
+// request to a broker by id. Every request itself is encoded and decoded
+// here with franz-go's kmsg codec and handed to the Transport through its
+// RawExchanger hook (client.go: rawRequest, roundTrip); kafka-go's own
+// request types and high-level calls are not used, only its error codes
+// (kafka.Error, which vocab shares). So each API is sent at the version
+// kcg chooses, including those kafka-go lacks or gets wrong for an admin
+// tool:
 //
-//   - DescribeGroups: kafka-go's decoder fails on members that send
-//     ConsumerProtocol subscription v2/v3 (every Java and franz-go consumer),
-//     so the member bytes are decoded here (consumerprotocol.go);
+//   - OffsetCommit (write.go) is a kmsg OffsetCommit v8 to the group's
+//     coordinator, with generation -1, no member id and leader epoch -1,
+//     because kafka-go's high-level call stores leader epoch 0;
+//   - DescribeGroups decodes the member bytes itself (consumerprotocol.go):
+//     kafka-go's decoder fails on ConsumerProtocol subscription v2/v3,
+//     which every Java and franz-go consumer sends;
 //   - ConsumerGroupDescribe (KIP-848), ListGroups v5 (state and type),
-//     multi-group OffsetFetch and per-leader batched ListOffsets do not
-//     exist in kafka-go at all;
-//   - OffsetCommit goes through kafka-go's low-level protocol/offsetcommit
-//     request, because the high-level call stores leader epoch 0;
-//   - DeleteGroups is sent per coordinator, because kafka-go routes a
-//     multi-group request to the first group's coordinator only;
-//   - ListGroups of kafka-go returns an empty list for an unreachable
-//     cluster, so every Client operation starts from a Metadata request that
-//     fails loudly instead.
+//     multi-group OffsetFetch, per-leader batched ListOffsets and the
+//     read-committed Fetch of the time lag (fetch.go) do not exist in
+//     kafka-go at all;
+//   - DeleteGroups is sent per coordinator (kafka-go routes a multi-group
+//     request to the first group's coordinator only);
+//   - every Client operation starts from a fresh Metadata request
+//     (metadata.go), which fails loudly on an unreachable cluster where
+//     kafka-go's ListGroups returns an empty list.
 //
-// kafka-go has no retries; this package retries coordinator and leader
-// errors with jittered, bounded backoff (retry.go), caches coordinators
-// (coordinator.go), and bounds the number of requests in flight (client.go)
-// so that describing thousands of groups never opens thousands of
-// connections.
+// The operations on many groups or partitions go through one
+// sharded-request engine (shard.go, in the shape of franz-go kadm's
+// RequestSharded): each API file (offsets.go, groups.go, write.go,
+// fetch.go, coordinator.go) only builds its request for a batch of keys
+// and decodes the answer; the engine routes the keys to the group
+// coordinator (coordinators cached, looked up with batched
+// FindCoordinator), to the partition leader or to one broker, cuts them
+// into batches, sends them in parallel, retries, and returns each key's
+// result or error in the caller's order. A request's version comes from
+// pickVersion, which reads the request's own kmsg key and caps it at the
+// version kcg speaks. kafka-go has no retries; every retry here goes
+// through the one policy of retry.go (jittered, bounded backoff, and a
+// reserve left on the deadline), and roundTrip bounds the requests in
+// flight (client.go) so that describing thousands of groups never opens
+// thousands of connections.
 //
-// Connections are configured from flags and a Java client properties file
-// (connconfig.go, with tls.go, pkcs8.go, sasl.go and redact.go); the Java
-// file formats themselves are read by internal/javaprops. Named clusters
-// come from kcg's own YAML config file: profile.go reads it strictly,
-// profile_resolve.go merges the chosen profile under the flags (and keeps
-// its credentials to its own brokers), profile_use.go rewrites current:.
+// Connection settings (bootstrap servers, client id, TLS, SASL) come
+// resolved from package connconfig, which reads the flags, the Java
+// client properties file and kcg's own config file; kafkaadmin only
+// connects with them.
 package kafkaadmin

@@ -22,3 +22,14 @@ func NewRawForTest(addr string) *Client {
 func (c *Client) RawForTest(ctx context.Context, req kmsg.Request) (kmsg.Response, error) {
 	return c.roundTrip(ctx, anyBroker, req)
 }
+
+// SupportsForTest reports whether the cluster (its bootstrap broker)
+// advertises req's API at version minVersion or above.
+func (c *Client) SupportsForTest(ctx context.Context, req kmsg.Request, minVersion int16) (bool, error) {
+	vs, err := c.apiVersions(ctx)
+	if err != nil {
+		return false, err
+	}
+	r, ok := vs[req.Key()]
+	return ok && r.max >= minVersion, nil
+}

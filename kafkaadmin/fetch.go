@@ -71,7 +71,7 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 	if len(queries) == 0 {
 		return out, nil
 	}
-	v, ok, err := c.pickVersion(ctx, 1, 12) // v13 names topics by id
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrFetchRequest(), 12) // v13 names topics by id
 	if err != nil {
 		return nil, err
 	}
@@ -87,108 +87,9 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 		}
 		pr.reads = append(pr.reads, &read{q: q, at: q.Offset})
 	}
-	var mu sync.Mutex
 	for len(parts) > 0 {
-		var tps []TopicPartition
-		for tp := range parts {
-			tps = append(tps, tp)
-		}
-		var retryTP []TopicPartition
-		var lastErr, fatal error
-		done := map[TopicPartition]bool{}
-		fail := func(pr *partRead, e error) {
-			for _, r := range pr.reads {
-				out[r.q] = RecordTime{Err: e}
-			}
-			pr.reads = nil
-			done[pr.tp] = true
-		}
-		err := retry(ctx, listOffsetsRetries, func(attempt int) bool {
-			byLeader, failed, noLeader, err := c.partitionLeaders(ctx, tps, attempt)
-			if err != nil {
-				fatal = err
-				return false
-			}
-			for tp, e := range failed {
-				fail(parts[tp], e)
-			}
-			retryTP = noLeader
-			if len(noLeader) > 0 {
-				lastErr = &KafkaError{Op: "Fetch", What: noLeader[0].String(), Code: kafka.LeaderNotAvailable}
-			}
-			var wg sync.WaitGroup
-			for leader, tps := range byLeader {
-				// A partition whose batch came back cut off goes alone,
-				// first in its request, to get one whole batch.
-				var reqs [][]TopicPartition
-				var shared []TopicPartition
-				for _, tp := range tps {
-					if parts[tp].solo {
-						reqs = append(reqs, []TopicPartition{tp})
-					} else {
-						shared = append(shared, tp)
-					}
-				}
-				if len(shared) > 0 {
-					reqs = append(reqs, shared)
-				}
-				for _, tps := range reqs {
-					wg.Go(func() {
-						req := fetchRequest(v, tps, func(tp TopicPartition) int64 { return parts[tp].from() })
-						resp, err := c.roundTrip(ctx, leader, req)
-						mu.Lock()
-						defer mu.Unlock()
-						if err != nil {
-							if retriable(err) || isNetwork(err) {
-								retryTP = append(retryTP, tps...)
-								lastErr = err
-								return
-							}
-							for _, tp := range tps {
-								fail(parts[tp], err)
-							}
-							return
-						}
-						for _, t := range resp.(*kmsg.FetchResponse).Topics {
-							for i := range t.Partitions {
-								p := &t.Partitions[i]
-								pr := parts[TopicPartition{Topic: t.Topic, Partition: p.Partition}]
-								if pr == nil || done[pr.tp] {
-									continue
-								}
-								if e := kerr("Fetch", pr.tp.String(), p.ErrorCode, nil); e != nil && retriable(e) {
-									retryTP = append(retryTP, pr.tp)
-									lastErr = e
-									continue
-								}
-								pr.answer(p, out)
-								done[pr.tp] = true
-							}
-						}
-					})
-				}
-			}
-			wg.Wait()
-			if len(retryTP) == 0 {
-				return false
-			}
-			tps = retryTP
-			return true
-		})
-		switch {
-		case fatal != nil:
-			return nil, fatal
-		case errors.Is(err, errRetriesExhausted):
-			for _, tp := range retryTP {
-				fail(parts[tp], lastErr)
-			}
-		case err != nil:
-			return nil, c.ctxErr(ctx)
-		}
-		for tp, pr := range parts {
-			if !done[tp] || len(pr.reads) == 0 {
-				delete(parts, tp)
-			}
+		if err := c.fetchRound(ctx, v, parts, out); err != nil {
+			return nil, err
 		}
 	}
 	for _, q := range queries {
@@ -197,6 +98,80 @@ func (c *Client) RecordTimes(ctx context.Context, queries []RecordAt) (map[Recor
 		}
 	}
 	return out, nil
+}
+
+// fetchRound reads every partition of parts once, through the engine
+// (one Fetch per leader, retried while leaders move), and settles what
+// the answers decide into out. It leaves in parts the partitions with
+// reads still to go: those get another round.
+func (c *Client) fetchRound(ctx context.Context, v int16, parts map[TopicPartition]*partRead, out map[RecordAt]RecordTime) error {
+	tps := make([]TopicPartition, 0, len(parts))
+	for tp := range parts {
+		tps = append(tps, tp)
+	}
+	var mu sync.Mutex
+	done := map[TopicPartition]bool{}
+	api := &sharded[TopicPartition, struct{}]{
+		// A partition whose batch came back cut off goes alone, first in
+		// its request, to get one whole batch.
+		split: func(tps []TopicPartition) [][]TopicPartition {
+			var reqs [][]TopicPartition
+			var shared []TopicPartition
+			for _, tp := range tps {
+				if parts[tp].solo {
+					reqs = append(reqs, []TopicPartition{tp})
+				} else {
+					shared = append(shared, tp)
+				}
+			}
+			if len(shared) > 0 {
+				reqs = append(reqs, shared)
+			}
+			return reqs
+		},
+		request: func(batch []TopicPartition) kmsg.Request {
+			return fetchRequest(v, batch, func(tp TopicPartition) int64 { return parts[tp].from() })
+		},
+		decode: func(_ context.Context, _ int32, _ []TopicPartition, resp kmsg.Response, r *reply[TopicPartition, struct{}]) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, t := range resp.(*kmsg.FetchResponse).Topics {
+				for i := range t.Partitions {
+					p := &t.Partitions[i]
+					pr := parts[TopicPartition{Topic: t.Topic, Partition: p.Partition}]
+					if pr == nil || done[pr.tp] {
+						continue
+					}
+					if e := kerr("Fetch", pr.tp.String(), p.ErrorCode, nil); e != nil && retriable(e) {
+						r.retry(pr.tp, e)
+						continue
+					}
+					pr.answer(p, out)
+					done[pr.tp] = true
+					r.set(pr.tp, struct{}{})
+				}
+			}
+			return nil
+		},
+		// A partition the leader did not answer for is left out of the
+		// next round; its reads end without an answer.
+		missing: nil,
+	}
+	_, errs, err := shard(ctx, c, c.leaderRouter("Fetch"), api, tps)
+	if err != nil {
+		return err
+	}
+	for i, tp := range tps {
+		if errs[i] != nil {
+			parts[tp].fail(errs[i], out)
+		}
+	}
+	for tp, pr := range parts {
+		if !done[tp] || len(pr.reads) == 0 {
+			delete(parts, tp)
+		}
+	}
+	return nil
 }
 
 // read is one query being answered; it moves on (to the next offset, or
@@ -214,6 +189,14 @@ type partRead struct {
 	tp    TopicPartition
 	reads []*read // unanswered
 	solo  bool    // the first batch came back cut off: ask alone for a whole one
+}
+
+// fail settles every read of the partition with err.
+func (pr *partRead) fail(err error, out map[RecordAt]RecordTime) {
+	for _, r := range pr.reads {
+		out[r.q] = RecordTime{Err: err}
+	}
+	pr.reads = nil
 }
 
 func (pr *partRead) from() int64 {

@@ -86,52 +86,33 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	v, ok, err := c.pickVersion(ctx, 16, 5)
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrListGroupsRequest(), 5)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, errors.New("the broker does not support the ListGroups API")
 	}
+	// Each broker is asked on its own, its request retried within
+	// requestRetries; any broker that keeps failing fails the listing.
 	var mu sync.Mutex
 	var all []GroupListing
-	var firstErr error
-	var wg sync.WaitGroup
-	for _, id := range ids {
-		wg.Go(func() {
-			req := kmsg.NewPtrListGroupsRequest()
-			req.Version = v
-			if v >= 4 {
-				req.StatesFilter = opts.States
-			}
-			if v >= 5 {
-				req.TypesFilter = opts.Types
-			}
-			var r *kmsg.ListGroupsResponse
-			err := withRetry(ctx, func() error {
-				resp, err := c.roundTrip(ctx, id, req)
-				if err != nil {
-					return err
-				}
-				r = resp.(*kmsg.ListGroupsResponse)
-				return kerr("ListGroups", fmt.Sprintf("on broker %d", id), r.ErrorCode, nil)
-			})
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				if firstErr == nil {
-					firstErr = err
-				}
-				return
-			}
-			for _, g := range r.Groups {
-				all = append(all, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: id})
-			}
-		})
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	api := listGroupsOn(v, opts)
+	err = eachBatch(chunks(ids, 1), func(id []int32) error {
+		got, errs, err := shard(ctx, c, brokerRouter[int32](id[0]), api, id)
+		if err == nil {
+			err = errs[0]
+		}
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		all = append(all, got[0]...)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Brokers before ListGroups v4 do not report states: ask DescribeGroups
 	// (one more batched phase) so the listing and the state filter work
@@ -168,6 +149,39 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	}
 	slices.SortFunc(out, func(a, b GroupListing) int { return cmp.Compare(a.Group, b.Group) })
 	return out, nil
+}
+
+// listGroupsOn is ListGroups at version v for the engine, keyed by the
+// broker asked, with the filters of opts the version carries (states v4+,
+// types v5+). A broker-level error fails the listing unless it is
+// retriable.
+func listGroupsOn(v int16, opts ListGroupsOptions) *sharded[int32, []GroupListing] {
+	return &sharded[int32, []GroupListing]{
+		request: func([]int32) kmsg.Request {
+			req := kmsg.NewPtrListGroupsRequest()
+			req.Version = v
+			if v >= 4 {
+				req.StatesFilter = opts.States
+			}
+			if v >= 5 {
+				req.TypesFilter = opts.Types
+			}
+			return req
+		},
+		decode: func(_ context.Context, id int32, _ []int32, resp kmsg.Response, r *reply[int32, []GroupListing]) error {
+			lr := resp.(*kmsg.ListGroupsResponse)
+			if err := kerr("ListGroups", fmt.Sprintf("on broker %d", id), lr.ErrorCode, nil); err != nil {
+				return err
+			}
+			listed := make([]GroupListing, 0, len(lr.Groups))
+			for _, g := range lr.Groups {
+				listed = append(listed, GroupListing{Group: g.Group, State: g.GroupState, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, Coordinator: id})
+			}
+			r.set(id, listed)
+			return nil
+		},
+		fatal: true,
+	}
 }
 
 func containsFold(list []string, s string) bool {
@@ -240,143 +254,131 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 	if _, err := c.recentCluster(ctx); err != nil {
 		return nil, err
 	}
-	cgdVersion, cgdOK, err := c.pickVersion(ctx, 69, 1)
+	cgdVersion, cgdOK, err := c.pickVersion(ctx, kmsg.NewPtrConsumerGroupDescribeRequest(), 1)
 	if err != nil {
 		return nil, err
 	}
 	// v6 (Kafka 4.0+) answers GROUP_ID_NOT_FOUND for a group it does not
 	// know, as the Java tool sees it; v5 and older brokers say Dead.
-	dgVersion, dgOK, err := c.pickVersion(ctx, 15, 6)
+	dgVersion, dgOK, err := c.pickVersion(ctx, kmsg.NewPtrDescribeGroupsRequest(), 6)
 	if err != nil {
 		return nil, err
 	}
 	if !dgOK {
 		return nil, errors.New("the broker does not support the DescribeGroups API")
 	}
-
-	var mu sync.Mutex
-	results := map[string]*GroupDescription{}
-	set := func(d *GroupDescription) {
-		mu.Lock()
-		results[d.Group] = d
-		mu.Unlock()
+	// The batches of one coordinator go out together (the client's
+	// in-flight bound still applies): 1,000 groups are five batches, and
+	// sending them one after the other cost five round trips per phase.
+	api := c.describeClassicGroups(dgVersion)
+	if cgdOK {
+		api = c.describeConsumerGroups(cgdVersion, api)
 	}
-
-	failed, err := c.forCoordinators(ctx, groups, func(ctx context.Context, broker int32, gs []string) ([]string, error) {
-		// The batches of one coordinator go out together (the client's
-		// in-flight bound still applies): 1,000 groups are five batches,
-		// and sending them one after the other cost five round trips per
-		// phase.
-		var bmu sync.Mutex
-		var retry []string
-		var retryErr error
-		retryLater := func(group string, e error) {
-			bmu.Lock()
-			retry = append(retry, group)
-			retryErr = e
-			bmu.Unlock()
-		}
-		classic := gs
-		if cgdOK {
-			classic = nil
-			err := eachBatch(chunks(gs, describeGroupsBatch), func(batch []string) error {
-				req := kmsg.NewPtrConsumerGroupDescribeRequest()
-				req.Version = cgdVersion
-				req.Groups = batch
-				resp, err := c.roundTrip(ctx, broker, req)
-				if err != nil {
-					return err
-				}
-				r := resp.(*kmsg.ConsumerGroupDescribeResponse)
-				// Kafka 3.9 answers a batch that names a group it does
-				// not know as consumer group with every group twice: the
-				// described ones, then GROUP_ID_NOT_FOUND for all of the
-				// batch (seen on 3.9.1; 4.0.2 answers once per group). A
-				// group described in this response is described; its
-				// error entry is the broker's slip, not a second answer.
-				described := map[string]bool{}
-				for i := range r.Groups {
-					if r.Groups[i].ErrorCode == 0 {
-						described[r.Groups[i].Group] = true
-					}
-				}
-				for i := range r.Groups {
-					g := &r.Groups[i]
-					e := kerr("ConsumerGroupDescribe", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
-					if e != nil && described[g.Group] {
-						continue
-					}
-					switch {
-					case e == nil:
-						d, err := c.consumerGroupDescription(ctx, broker, g)
-						if err != nil {
-							return err
-						}
-						set(d)
-					case errors.Is(e, kafka.GroupIdNotFound), errors.Is(e, kafka.UnsupportedVersion):
-						// Not a consumer-protocol group (or none at all):
-						// the classic API tells which.
-						bmu.Lock()
-						classic = append(classic, g.Group)
-						bmu.Unlock()
-					case retriable(e):
-						retryLater(g.Group, e)
-					default:
-						set(&GroupDescription{Group: g.Group, Err: e})
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
-		err := eachBatch(chunks(classic, describeGroupsBatch), func(batch []string) error {
-			req := kmsg.NewPtrDescribeGroupsRequest()
-			req.Version = dgVersion
-			req.Groups = batch
-			resp, err := c.roundTrip(ctx, broker, req)
-			if err != nil {
-				return err
-			}
-			r := resp.(*kmsg.DescribeGroupsResponse)
-			for i := range r.Groups {
-				g := &r.Groups[i]
-				e := kerr("DescribeGroups", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
-				switch {
-				case e == nil:
-					set(c.classicGroupDescription(broker, g))
-				case errors.Is(e, kafka.GroupIdNotFound):
-					set(&GroupDescription{Group: g.Group, Exists: false, NotFound: true, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
-				case retriable(e):
-					retryLater(g.Group, e)
-				default:
-					set(&GroupDescription{Group: g.Group, Err: e})
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		return retry, retryErr
-	})
+	out, errs, err := shard(ctx, c, c.coordinatorRouter(), api, groups)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]GroupDescription, 0, len(groups))
-	for _, g := range groups {
-		if d, ok := results[g]; ok {
-			out = append(out, *d)
-			continue
+	for i, e := range errs {
+		if e != nil {
+			out[i] = GroupDescription{Group: groups[i], Err: e}
 		}
-		e := failed[g]
-		if e == nil {
-			e = fmt.Errorf("group %s: no description returned", g)
-		}
-		out = append(out, GroupDescription{Group: g, Err: e})
 	}
 	return out, nil
+}
+
+func noDescription(g string) error { return fmt.Errorf("group %s: no description returned", g) }
+
+func describeGroupBatches(groups []string) [][]string { return chunks(groups, describeGroupsBatch) }
+
+// describeConsumerGroups is ConsumerGroupDescribe at version v for the
+// engine; the groups it does not know as consumer-protocol groups go on to
+// classic, on the same coordinator.
+func (c *Client) describeConsumerGroups(v int16, classic *sharded[string, GroupDescription]) *sharded[string, GroupDescription] {
+	return &sharded[string, GroupDescription]{
+		split: describeGroupBatches,
+		request: func(batch []string) kmsg.Request {
+			req := kmsg.NewPtrConsumerGroupDescribeRequest()
+			req.Version = v
+			req.Groups = batch
+			return req
+		},
+		decode: func(ctx context.Context, broker int32, _ []string, resp kmsg.Response, r *reply[string, GroupDescription]) error {
+			return c.decodeConsumerGroups(ctx, broker, resp.(*kmsg.ConsumerGroupDescribeResponse), r)
+		},
+		then:    classic,
+		missing: noDescription,
+	}
+}
+
+func (c *Client) decodeConsumerGroups(ctx context.Context, broker int32, resp *kmsg.ConsumerGroupDescribeResponse, r *reply[string, GroupDescription]) error {
+	// Kafka 3.9 answers a batch that names a group it does not know as
+	// consumer group with every group twice: the described ones, then
+	// GROUP_ID_NOT_FOUND for all of the batch (seen on 3.9.1; 4.0.2
+	// answers once per group). A group described in this response is
+	// described; its error entry is the broker's slip, not a second
+	// answer.
+	described := map[string]bool{}
+	for i := range resp.Groups {
+		if resp.Groups[i].ErrorCode == 0 {
+			described[resp.Groups[i].Group] = true
+		}
+	}
+	for i := range resp.Groups {
+		g := &resp.Groups[i]
+		e := kerr("ConsumerGroupDescribe", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
+		if e != nil && described[g.Group] {
+			continue
+		}
+		switch {
+		case e == nil:
+			d, err := c.consumerGroupDescription(ctx, broker, g)
+			if err != nil {
+				return err
+			}
+			r.set(g.Group, d)
+		case errors.Is(e, kafka.GroupIdNotFound), errors.Is(e, kafka.UnsupportedVersion):
+			// Not a consumer-protocol group (or none at all): the
+			// classic API tells which.
+			r.pass(g.Group)
+		case retriable(e):
+			r.retry(g.Group, e)
+		default:
+			r.set(g.Group, GroupDescription{Group: g.Group, Err: e})
+		}
+	}
+	return nil
+}
+
+// describeClassicGroups is DescribeGroups at version v for the engine.
+func (c *Client) describeClassicGroups(v int16) *sharded[string, GroupDescription] {
+	return &sharded[string, GroupDescription]{
+		split: describeGroupBatches,
+		request: func(batch []string) kmsg.Request {
+			req := kmsg.NewPtrDescribeGroupsRequest()
+			req.Version = v
+			req.Groups = batch
+			return req
+		},
+		decode: func(_ context.Context, broker int32, _ []string, resp kmsg.Response, r *reply[string, GroupDescription]) error {
+			groups := resp.(*kmsg.DescribeGroupsResponse).Groups
+			for i := range groups {
+				g := &groups[i]
+				e := kerr("DescribeGroups", "group "+g.Group, g.ErrorCode, g.ErrorMessage)
+				switch {
+				case e == nil:
+					r.set(g.Group, c.classicGroupDescription(broker, g))
+				case errors.Is(e, kafka.GroupIdNotFound):
+					r.set(g.Group, GroupDescription{Group: g.Group, Exists: false, NotFound: true, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
+				case retriable(e):
+					r.retry(g.Group, e)
+				default:
+					r.set(g.Group, GroupDescription{Group: g.Group, Err: e})
+				}
+			}
+			return nil
+		},
+		missing: noDescription,
+	}
 }
 
 func (c *Client) brokerOrID(id int32) Broker {
@@ -386,8 +388,8 @@ func (c *Client) brokerOrID(id int32) Broker {
 	return Broker{ID: id}
 }
 
-func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsResponseGroup) *GroupDescription {
-	d := &GroupDescription{
+func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsResponseGroup) GroupDescription {
+	d := GroupDescription{
 		Group:        g.Group,
 		Exists:       g.State != vocab.StateDead,
 		Type:         TypeClassic,
@@ -418,9 +420,9 @@ func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsRes
 	return d
 }
 
-func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *kmsg.ConsumerGroupDescribeResponseGroup) (*GroupDescription, error) {
+func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *kmsg.ConsumerGroupDescribeResponseGroup) (GroupDescription, error) {
 	epoch, aepoch := g.Epoch, g.AssignmentEpoch
-	d := &GroupDescription{
+	d := GroupDescription{
 		Group:           g.Group,
 		Exists:          g.State != vocab.StateDead,
 		Type:            TypeConsumer,
@@ -471,10 +473,10 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 		slices.Sort(mem.Subscribed)
 		var err error
 		if mem.Assignment, err = resolve(m.Assignment); err != nil {
-			return nil, err
+			return GroupDescription{}, err
 		}
 		if mem.TargetAssignment, err = resolve(m.TargetAssignment); err != nil {
-			return nil, err
+			return GroupDescription{}, err
 		}
 		switch m.MemberType {
 		case 0:

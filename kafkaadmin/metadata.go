@@ -60,14 +60,14 @@ const metadataVersion = 12
 // served from a cache that may be seconds old). topics nil means all topics;
 // an empty non-nil slice means none.
 func (c *Client) metadata(ctx context.Context, topics []string) (*kmsg.MetadataResponse, error) {
-	v, ok, err := c.pickVersion(ctx, 3, metadataVersion)
+	req := kmsg.NewPtrMetadataRequest()
+	v, ok, err := c.pickVersion(ctx, req, metadataVersion)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, fmt.Errorf("the broker does not support the Metadata API")
 	}
-	req := kmsg.NewPtrMetadataRequest()
 	req.Version = v
 	if topics != nil {
 		req.Topics = make([]kmsg.MetadataRequestTopic, 0, len(topics))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
@@ -48,149 +47,126 @@ func (c *Client) FetchOffsets(ctx context.Context, groups []string) ([]GroupOffs
 		return nil, nil
 	}
 	// v10 names topics by id; v9 is the newest version that names them.
-	v, ok, err := c.pickVersion(ctx, 9, 9)
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrOffsetFetchRequest(), 9)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, errors.New("the broker does not support the OffsetFetch API")
 	}
-	var mu sync.Mutex
-	results := map[string]*GroupOffsets{}
-	record := func(g *GroupOffsets) {
-		mu.Lock()
-		results[g.Group] = g
-		mu.Unlock()
-	}
-	failed, err := c.forCoordinators(ctx, groups, func(ctx context.Context, broker int32, gs []string) ([]string, error) {
-		var batches [][]string
-		if v >= 8 {
-			batches = chunks(gs, offsetFetchBatch)
-		} else {
-			for _, g := range gs {
-				batches = append(batches, []string{g})
-			}
-		}
-		var bmu sync.Mutex
-		var retry []string
-		var retryErr, fatal error
-		var wg sync.WaitGroup
-		for _, batch := range batches {
-			wg.Go(func() {
-				req := kmsg.NewPtrOffsetFetchRequest()
-				req.Version = v
-				if v >= 8 {
-					for _, g := range batch {
-						rg := kmsg.NewOffsetFetchRequestGroup()
-						rg.Group = g
-						rg.Topics = nil // all partitions with commits
-						req.Groups = append(req.Groups, rg)
-					}
-				} else {
-					req.Group = batch[0]
-					req.Topics = nil
-				}
-				resp, err := c.roundTrip(ctx, broker, req)
-				bmu.Lock()
-				defer bmu.Unlock()
-				if err != nil {
-					if fatal == nil {
-						fatal = err
-					}
-					return
-				}
-				r := resp.(*kmsg.OffsetFetchResponse)
-				if v < 8 {
-					// Pre-v8 responses carry one group at the top level.
-					g := kmsg.NewOffsetFetchResponseGroup()
-					g.Group = batch[0]
-					g.ErrorCode = r.ErrorCode
-					for _, t := range r.Topics {
-						gt := kmsg.NewOffsetFetchResponseGroupTopic()
-						gt.Topic = t.Topic
-						for _, p := range t.Partitions {
-							gp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
-							gp.Partition, gp.Offset, gp.LeaderEpoch, gp.Metadata, gp.ErrorCode = p.Partition, p.Offset, p.LeaderEpoch, p.Metadata, p.ErrorCode
-							gt.Partitions = append(gt.Partitions, gp)
-						}
-						g.Topics = append(g.Topics, gt)
-					}
-					r.Groups = []kmsg.OffsetFetchResponseGroup{g}
-				}
-				for i := range r.Groups {
-					g := &r.Groups[i]
-					e := kerr("OffsetFetch", "group "+g.Group, g.ErrorCode, nil)
-					switch {
-					case e == nil, errors.Is(e, kafka.GroupIdNotFound):
-					case retriable(e):
-						retry = append(retry, g.Group)
-						retryErr = e
-						continue
-					default:
-						record(&GroupOffsets{Group: g.Group, Err: e})
-						continue
-					}
-					out := &GroupOffsets{Group: g.Group, Offsets: map[TopicPartition]CommittedOffset{}}
-					for _, t := range g.Topics {
-						for _, p := range t.Partitions {
-							tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-							if pe := partitionErr("OffsetFetch", g.Group, tp, p.ErrorCode); pe != nil {
-								if retriable(pe) {
-									retry = append(retry, g.Group)
-									retryErr = pe
-									out = nil
-									break
-								}
-								out.Err = pe
-								continue
-							}
-							if p.Offset < 0 {
-								out.Invalid = append(out.Invalid, tp) // -1: no commit
-								continue
-							}
-							co := CommittedOffset{Offset: p.Offset}
-							if p.LeaderEpoch >= 0 {
-								le := p.LeaderEpoch
-								co.LeaderEpoch = &le
-							}
-							if p.Metadata != nil {
-								co.Metadata = *p.Metadata
-							}
-							out.Offsets[tp] = co
-						}
-						if out == nil {
-							break
-						}
-					}
-					if out != nil {
-						vocab.SortPartitions(out.Invalid)
-						record(out)
-					}
-				}
-			})
-		}
-		wg.Wait()
-		if fatal != nil {
-			return nil, fatal
-		}
-		return retry, retryErr
-	})
+	out, errs, err := shard(ctx, c, c.coordinatorRouter(), offsetFetch(v), groups)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]GroupOffsets, 0, len(groups))
-	for _, g := range groups {
-		if r, ok := results[g]; ok {
-			out = append(out, *r)
-			continue
+	for i, e := range errs {
+		if e != nil {
+			out[i] = GroupOffsets{Group: groups[i], Err: e}
 		}
-		e := failed[g]
-		if e == nil {
-			e = fmt.Errorf("group %s: no offsets returned", g)
-		}
-		out = append(out, GroupOffsets{Group: g, Err: e})
 	}
 	return out, nil
+}
+
+// offsetFetch is OffsetFetch at version v for the engine: v8+ fetches
+// offsetFetchBatch groups per request, older versions one.
+func offsetFetch(v int16) *sharded[string, GroupOffsets] {
+	size := 1
+	if v >= 8 {
+		size = offsetFetchBatch
+	}
+	return &sharded[string, GroupOffsets]{
+		split: func(groups []string) [][]string { return chunks(groups, size) },
+		request: func(batch []string) kmsg.Request {
+			req := kmsg.NewPtrOffsetFetchRequest()
+			req.Version = v
+			if v >= 8 {
+				for _, g := range batch {
+					rg := kmsg.NewOffsetFetchRequestGroup()
+					rg.Group = g
+					rg.Topics = nil // all partitions with commits
+					req.Groups = append(req.Groups, rg)
+				}
+			} else {
+				req.Group = batch[0]
+				req.Topics = nil
+			}
+			return req
+		},
+		decode: func(_ context.Context, _ int32, batch []string, resp kmsg.Response, r *reply[string, GroupOffsets]) error {
+			fr := resp.(*kmsg.OffsetFetchResponse)
+			if v < 8 {
+				fr.Groups = []kmsg.OffsetFetchResponseGroup{offsetFetchV7Group(batch[0], fr)}
+			}
+			for i := range fr.Groups {
+				decodeGroupOffsets(&fr.Groups[i], r)
+			}
+			return nil
+		},
+		missing: func(g string) error { return fmt.Errorf("group %s: no offsets returned", g) },
+	}
+}
+
+// offsetFetchV7Group is the answer of OffsetFetch before v8, which
+// carries one group at the top level, as a v8 group.
+func offsetFetchV7Group(group string, r *kmsg.OffsetFetchResponse) kmsg.OffsetFetchResponseGroup {
+	g := kmsg.NewOffsetFetchResponseGroup()
+	g.Group = group
+	g.ErrorCode = r.ErrorCode
+	for _, t := range r.Topics {
+		gt := kmsg.NewOffsetFetchResponseGroupTopic()
+		gt.Topic = t.Topic
+		for _, p := range t.Partitions {
+			gp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
+			gp.Partition, gp.Offset, gp.LeaderEpoch, gp.Metadata, gp.ErrorCode = p.Partition, p.Offset, p.LeaderEpoch, p.Metadata, p.ErrorCode
+			gt.Partitions = append(gt.Partitions, gp)
+		}
+		g.Topics = append(g.Topics, gt)
+	}
+	return g
+}
+
+// decodeGroupOffsets settles one group of an OffsetFetch answer: its
+// offsets, its error, or a retry when it or one of its partitions is
+// loading or moving.
+func decodeGroupOffsets(g *kmsg.OffsetFetchResponseGroup, r *reply[string, GroupOffsets]) {
+	e := kerr("OffsetFetch", "group "+g.Group, g.ErrorCode, nil)
+	switch {
+	case e == nil, errors.Is(e, kafka.GroupIdNotFound):
+	case retriable(e):
+		r.retry(g.Group, e)
+		return
+	default:
+		r.set(g.Group, GroupOffsets{Group: g.Group, Err: e})
+		return
+	}
+	out := GroupOffsets{Group: g.Group, Offsets: map[TopicPartition]CommittedOffset{}}
+	for _, t := range g.Topics {
+		for _, p := range t.Partitions {
+			tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+			if pe := partitionErr("OffsetFetch", g.Group, tp, p.ErrorCode); pe != nil {
+				if retriable(pe) {
+					r.retry(g.Group, pe)
+					return
+				}
+				out.Err = pe
+				continue
+			}
+			if p.Offset < 0 {
+				out.Invalid = append(out.Invalid, tp) // -1: no commit
+				continue
+			}
+			co := CommittedOffset{Offset: p.Offset}
+			if p.LeaderEpoch >= 0 {
+				le := p.LeaderEpoch
+				co.LeaderEpoch = &le
+			}
+			if p.Metadata != nil {
+				co.Metadata = *p.Metadata
+			}
+			out.Offsets[tp] = co
+		}
+	}
+	vocab.SortPartitions(out.Invalid)
+	r.set(g.Group, out)
 }
 
 // Offset lookups for ListOffsets.
@@ -237,7 +213,7 @@ func (c *Client) ListOffsetsIsolated(ctx context.Context, tps []TopicPartition, 
 	if len(tps) == 0 {
 		return out, nil
 	}
-	v, ok, err := c.pickVersion(ctx, 2, 7)
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrListOffsetsRequest(), 7)
 	if err != nil {
 		return nil, err
 	}
@@ -247,103 +223,74 @@ func (c *Client) ListOffsetsIsolated(ctx context.Context, tps []TopicPartition, 
 	if isolation != ReadUncommitted && v < 2 {
 		return nil, errors.New("the broker does not support read-committed ListOffsets (v2 or later)")
 	}
-	pending := vocab.Dedupe(tps)
-	var fatal, lastErr error
-	var again []TopicPartition
-	err = retry(ctx, listOffsetsRetries, func(attempt int) bool {
-		byLeader, failed, noLeader, err := c.partitionLeaders(ctx, pending, attempt)
-		if err != nil {
-			fatal = err
-			return false
-		}
-		for tp, e := range failed {
-			out[tp] = ListedOffset{Err: e}
-		}
-		lastErr, again = nil, noLeader
-		if len(noLeader) > 0 {
-			lastErr = &KafkaError{Op: "ListOffsets", What: noLeader[0].String(), Code: kafka.LeaderNotAvailable}
-		}
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		for leader, parts := range byLeader {
-			wg.Go(func() {
-				req := kmsg.NewPtrListOffsetsRequest()
-				req.Version = v
-				req.ReplicaID = -1
-				req.IsolationLevel = isolation
-				byTopic := map[string][]int32{}
-				for _, tp := range parts {
-					byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
-				}
-				for t, ps := range byTopic {
-					rt := kmsg.NewListOffsetsRequestTopic()
-					rt.Topic = t
-					for _, p := range ps {
-						rp := kmsg.NewListOffsetsRequestTopicPartition()
-						rp.Partition = p
-						rp.CurrentLeaderEpoch = -1
-						rp.Timestamp = spec
-						rt.Partitions = append(rt.Partitions, rp)
-					}
-					req.Topics = append(req.Topics, rt)
-				}
-				resp, err := c.roundTrip(ctx, leader, req)
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					if retriable(err) || isNetwork(err) {
-						again = append(again, parts...)
-						lastErr = err
-					} else if fatal == nil {
-						fatal = err
-					}
-					return
-				}
-				r := resp.(*kmsg.ListOffsetsResponse)
-				for _, t := range r.Topics {
-					for _, p := range t.Partitions {
-						tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-						if e := kerr("ListOffsets", tp.String(), p.ErrorCode, nil); e != nil {
-							if retriable(e) {
-								again = append(again, tp)
-								lastErr = e
-							} else {
-								out[tp] = ListedOffset{Err: e}
-							}
-							continue
-						}
-						lo := ListedOffset{Offset: p.Offset, Timestamp: p.Timestamp, Found: true}
-						if spec >= 0 && p.Offset < 0 {
-							lo.Found = false
-						}
-						out[tp] = lo
-					}
-				}
-			})
-		}
-		wg.Wait()
-		if fatal != nil || len(again) == 0 {
-			return false
-		}
-		pending = again
-		return true
-	})
-	switch {
-	case fatal != nil:
-		return nil, fatal
-	case errors.Is(err, errRetriesExhausted):
-		for _, tp := range again {
-			out[tp] = ListedOffset{Err: lastErr}
-		}
-	case err != nil:
-		return nil, c.ctxErr(ctx)
+	listed, errs, err := shard(ctx, c, c.leaderRouter("ListOffsets"), listOffsets(v, spec, isolation), tps)
+	if err != nil {
+		return nil, err
 	}
-	for _, tp := range tps {
-		if _, ok := out[tp]; !ok {
-			out[tp] = ListedOffset{Err: fmt.Errorf("ListOffsets %s: no answer from the partition leader", tp)}
+	for i, tp := range tps {
+		if errs[i] != nil {
+			out[tp] = ListedOffset{Err: errs[i]}
+		} else {
+			out[tp] = listed[i]
 		}
 	}
 	return out, nil
+}
+
+// listOffsets is ListOffsets at version v for the engine: one request per
+// leader, every partition looked up at spec. A failed request that is not
+// retried fails the call.
+func listOffsets(v int16, spec int64, isolation int8) *sharded[TopicPartition, ListedOffset] {
+	return &sharded[TopicPartition, ListedOffset]{
+		request: func(parts []TopicPartition) kmsg.Request {
+			req := kmsg.NewPtrListOffsetsRequest()
+			req.Version = v
+			req.ReplicaID = -1
+			req.IsolationLevel = isolation
+			byTopic := map[string][]int32{}
+			for _, tp := range parts {
+				byTopic[tp.Topic] = append(byTopic[tp.Topic], tp.Partition)
+			}
+			for t, ps := range byTopic {
+				rt := kmsg.NewListOffsetsRequestTopic()
+				rt.Topic = t
+				for _, p := range ps {
+					rp := kmsg.NewListOffsetsRequestTopicPartition()
+					rp.Partition = p
+					rp.CurrentLeaderEpoch = -1
+					rp.Timestamp = spec
+					rt.Partitions = append(rt.Partitions, rp)
+				}
+				req.Topics = append(req.Topics, rt)
+			}
+			return req
+		},
+		decode: func(_ context.Context, _ int32, _ []TopicPartition, resp kmsg.Response, r *reply[TopicPartition, ListedOffset]) error {
+			for _, t := range resp.(*kmsg.ListOffsetsResponse).Topics {
+				for _, p := range t.Partitions {
+					tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+					if e := kerr("ListOffsets", tp.String(), p.ErrorCode, nil); e != nil {
+						if retriable(e) {
+							r.retry(tp, e)
+						} else {
+							r.set(tp, ListedOffset{Err: e})
+						}
+						continue
+					}
+					lo := ListedOffset{Offset: p.Offset, Timestamp: p.Timestamp, Found: true}
+					if spec >= 0 && p.Offset < 0 {
+						lo.Found = false
+					}
+					r.set(tp, lo)
+				}
+			}
+			return nil
+		},
+		missing: func(tp TopicPartition) error {
+			return fmt.Errorf("ListOffsets %s: no answer from the partition leader", tp)
+		},
+		fatal: true,
+	}
 }
 
 // partitionLeaders groups pending by partition leader.

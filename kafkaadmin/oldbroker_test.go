@@ -42,7 +42,7 @@ func TestOlderBrokers(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cl.Close()
-			if ok, err := cl.Supports(ctx, 69, 0); err != nil || ok {
+			if ok, err := cl.SupportsForTest(ctx, kmsg.NewPtrConsumerGroupDescribeRequest(), 0); err != nil || ok {
 				t.Fatalf("ConsumerGroupDescribe advertised by a %s broker: %v %v", v.name, ok, err)
 			}
 			var groups []string

@@ -22,17 +22,20 @@ const (
 // only decides when a cluster that keeps answering "try again" is given up
 // on.
 const (
-	// requestRetries bounds withRetry, one request retried as a whole
-	// (about 25 seconds of backoff).
+	// requestRetries bounds withRetry, one request retried as a whole,
+	// and the rounds of the engine's brokerRouter (FindCoordinator,
+	// ListGroups): about 25 seconds of backoff.
 	requestRetries = 30
-	// coordinatorRetries bounds the rounds of forCoordinators: each round
-	// looks the moved coordinators up again, itself through withRetry.
+	// coordinatorRetries bounds the rounds of the engine's
+	// coordinatorRouter (shard.go): each round looks the moved
+	// coordinators up again, itself within requestRetries.
 	coordinatorRetries = 20
 	// listOffsetsRetries bounds the retries of partitions whose leader is
-	// moving or missing: about five seconds of backoff, enough for a
-	// leader election, short enough that a partition that stays offline
-	// (its broker is down) costs describe seconds, not the whole
-	// --timeout, before it is shown without offsets.
+	// moving or missing (the engine's leaderRouter: ListOffsets, Fetch):
+	// about five seconds of backoff, enough for a leader election, short
+	// enough that a partition that stays offline (its broker is down)
+	// costs describe seconds, not the whole --timeout, before it is shown
+	// without offsets.
 	listOffsetsRetries = 8
 )
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
@@ -36,7 +35,7 @@ func (c *Client) CommitOffsets(ctx context.Context, group string, offsets []Offs
 	// v8 is the newest version before KIP-848's member epochs (v9), which
 	// an admin commit (generation -1, no member) does not use; every
 	// broker kcg supports has it.
-	v, ok, err := c.pickVersion(ctx, 8, 8)
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrOffsetCommitRequest(), 8)
 	if err != nil {
 		return nil, err
 	}
@@ -127,47 +126,41 @@ func (c *Client) DeleteGroups(ctx context.Context, groups []string) (map[string]
 	if _, err := c.Cluster(ctx); err != nil {
 		return nil, err
 	}
-	v, ok, err := c.pickVersion(ctx, 42, 2)
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrDeleteGroupsRequest(), 2)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		return nil, errors.New("the broker does not support the DeleteGroups API")
 	}
-	var mu sync.Mutex
-	out := map[string]error{}
-	failed, err := c.forCoordinators(ctx, groups, func(ctx context.Context, broker int32, gs []string) ([]string, error) {
-		req := kmsg.NewPtrDeleteGroupsRequest()
-		req.Version = v
-		req.Groups = gs
-		resp, err := c.roundTrip(ctx, broker, req)
-		if err != nil {
-			return nil, err
-		}
-		var retry []string
-		var retryErr error
-		for _, g := range resp.(*kmsg.DeleteGroupsResponse).Groups {
-			e := kerr("DeleteGroups", "group "+g.Group, g.ErrorCode, nil)
-			if e != nil && retriable(e) {
-				retry = append(retry, g.Group)
-				retryErr = e
-				continue
+	api := &sharded[string, error]{
+		request: func(gs []string) kmsg.Request {
+			req := kmsg.NewPtrDeleteGroupsRequest()
+			req.Version = v
+			req.Groups = gs
+			return req
+		},
+		decode: func(_ context.Context, _ int32, _ []string, resp kmsg.Response, r *reply[string, error]) error {
+			for _, g := range resp.(*kmsg.DeleteGroupsResponse).Groups {
+				e := kerr("DeleteGroups", "group "+g.Group, g.ErrorCode, nil)
+				if e != nil && retriable(e) {
+					r.retry(g.Group, e)
+					continue
+				}
+				r.set(g.Group, e)
 			}
-			mu.Lock()
-			out[g.Group] = e
-			mu.Unlock()
-		}
-		return retry, retryErr
-	})
+			return nil
+		},
+		missing: func(g string) error { return fmt.Errorf("DeleteGroups group %s: no answer", g) },
+	}
+	deleted, errs, err := shard(ctx, c, c.coordinatorRouter(), api, groups)
 	if err != nil {
 		return nil, err
 	}
-	for g, e := range failed {
-		out[g] = e
-	}
-	for _, g := range groups {
-		if _, ok := out[g]; !ok {
-			out[g] = fmt.Errorf("DeleteGroups group %s: no answer", g)
+	out := make(map[string]error, len(groups))
+	for i, g := range groups {
+		if out[g] = deleted[i]; errs[i] != nil {
+			out[g] = errs[i]
 		}
 	}
 	return out, nil
@@ -190,11 +183,45 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []TopicPar
 	if _, err := c.Cluster(ctx); err != nil {
 		return res, err
 	}
-	if _, ok, err := c.pickVersion(ctx, 47, 0); err != nil {
+	req := offsetDeleteRequest(group, tps)
+	if _, ok, err := c.pickVersion(ctx, req, 0); err != nil {
 		return res, err
 	} else if !ok {
 		return res, errors.New("the broker does not support the OffsetDelete API")
 	}
+	api := &sharded[string, DeleteOffsetsResult]{
+		request: func([]string) kmsg.Request { return req },
+		decode: func(_ context.Context, _ int32, _ []string, resp kmsg.Response, r *reply[string, DeleteOffsetsResult]) error {
+			od := resp.(*kmsg.OffsetDeleteResponse)
+			e := kerr("OffsetDelete", "group "+group, od.ErrorCode, nil)
+			if e != nil && retriable(e) {
+				r.retry(group, e)
+				return nil
+			}
+			res := DeleteOffsetsResult{Err: e, Partitions: map[TopicPartition]error{}}
+			for _, t := range od.Topics {
+				for _, p := range t.Partitions {
+					tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+					res.Partitions[tp] = partitionErr("OffsetDelete", group, tp, p.ErrorCode)
+				}
+			}
+			r.set(group, res)
+			return nil
+		},
+	}
+	out, errs, err := shard(ctx, c, c.coordinatorRouter(), api, []string{group})
+	if err != nil {
+		return res, err
+	}
+	if errs[0] != nil {
+		return res, errs[0]
+	}
+	return out[0], nil
+}
+
+// offsetDeleteRequest is OffsetDelete v0 of group's partitions tps, in
+// the order of their topics' first appearance.
+func offsetDeleteRequest(group string, tps []TopicPartition) *kmsg.OffsetDeleteRequest {
 	req := kmsg.NewPtrOffsetDeleteRequest()
 	req.Version = 0
 	req.Group = group
@@ -216,33 +243,7 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []TopicPar
 		}
 		req.Topics = append(req.Topics, rt)
 	}
-	failed, err := c.forCoordinators(ctx, []string{group}, func(ctx context.Context, broker int32, _ []string) ([]string, error) {
-		resp, err := c.roundTrip(ctx, broker, req)
-		if err != nil {
-			return nil, err
-		}
-		r := resp.(*kmsg.OffsetDeleteResponse)
-		if e := kerr("OffsetDelete", "group "+group, r.ErrorCode, nil); e != nil && retriable(e) {
-			return []string{group}, e
-		} else {
-			res.Err = e
-		}
-		res.Partitions = map[TopicPartition]error{}
-		for _, t := range r.Topics {
-			for _, p := range t.Partitions {
-				tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
-				res.Partitions[tp] = partitionErr("OffsetDelete", group, tp, p.ErrorCode)
-			}
-		}
-		return nil, nil
-	})
-	if err != nil {
-		return res, err
-	}
-	if e := failed[group]; e != nil {
-		return res, e
-	}
-	return res, nil
+	return req
 }
 
 // IsActiveGroupError reports whether err is the broker refusing a write
