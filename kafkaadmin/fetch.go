@@ -1,17 +1,14 @@
 package kafkaadmin
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 
+	"github.com/kcg-dev/kcg/internal/recordbatch"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
-	"github.com/segmentio/kafka-go/compress"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -234,33 +231,33 @@ func (pr *partRead) answer(p *kmsg.FetchResponseTopicPartition, out map[RecordAt
 		settle(RecordTime{Err: e})
 		return
 	}
-	d, err := decodeBatches(p.RecordBatches, p.AbortedTransactions)
+	d, err := recordbatch.Decode(p.RecordBatches, p.AbortedTransactions)
 	if err != nil {
 		settle(RecordTime{Err: fmt.Errorf("Fetch %s: %w", pr.tp, err)})
 		return
 	}
 	var left []*read
 	for _, r := range pr.reads {
-		s := d.scan(max(r.at, from))
+		s := d.Scan(max(r.at, from))
 		rt := RecordTime{FromLogStart: r.fromS, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset}
 		switch {
-		case s.found:
-			rt.Found, rt.Offset, rt.Timestamp, rt.LogAppendTime = true, s.offset, s.timestamp, s.logAppendTime
-		case s.incomplete:
+		case s.Found:
+			rt.Found, rt.Offset, rt.Timestamp, rt.LogAppendTime = true, s.Offset, s.Timestamp, s.LogAppendTime
+		case s.Incomplete:
 			pr.solo = true
 			if r.at <= from {
 				r.rounds++
 			}
 			left = append(left, r)
 			continue
-		case s.next < p.LastStableOffset:
+		case s.Next < p.LastStableOffset:
 			// The bytes ran out before a data record below the stable
 			// offset: read on. A read the bytes did not reach has not
 			// used a round.
-			if s.next > r.at {
+			if s.Next > r.at {
 				r.rounds++
 			}
-			r.at = s.next
+			r.at = s.Next
 			left = append(left, r)
 			continue
 		}
@@ -314,155 +311,4 @@ func fetchRequest(v int16, parts []TopicPartition, at func(TopicPartition) int64
 		req.Topics[i].Partitions = append(req.Topics[i].Partitions, rp)
 	}
 	return req
-}
-
-// scanned is what scanBatches found in a partition's record bytes.
-type scanned struct {
-	found         bool
-	offset        int64
-	timestamp     int64
-	logAppendTime bool
-	// next is the offset after the last whole batch read (the fetch
-	// offset when none was); incomplete is set when not even one whole
-	// batch was there (cut off by the byte limit).
-	next       int64
-	incomplete bool
-}
-
-// Record batch attributes (v2 format).
-const (
-	attrCompression   = 0x07
-	attrLogAppendTime = 0x08
-	attrTransactional = 0x10
-	attrControl       = 0x20
-)
-
-// dataRecord is one record a read-committed consumer would receive.
-type dataRecord struct {
-	offset, timestamp int64
-	logAppendTime     bool
-}
-
-// decoded is a partition's record bytes, decoded.
-type decoded struct {
-	recs []dataRecord // in offset order
-	// next is the offset after the last whole batch; whole counts the
-	// whole batches; cut is set when bytes of a batch cut off by the byte
-	// limit follow.
-	next  int64
-	whole int
-	cut   bool
-}
-
-// decodeBatches decodes data, the RecordBatches of one Fetch partition,
-// into the data records a read-committed consumer would receive: control
-// batches (transaction markers) are left out, and so are the
-// transactional batches of the producers whose aborted transactions the
-// broker listed (an aborted transaction starts at its FirstOffset and
-// ends at the producer's ABORT marker). A record of a LogAppendTime batch
-// has the batch's MaxTimestamp. Records removed by compaction are simply
-// not there.
-func decodeBatches(data []byte, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (decoded, error) {
-	var d decoded
-	d.next = -1
-	abortedBy := map[int64]bool{} // producers inside an aborted transaction
-	pendingAborts := aborted      // not yet reached, by FirstOffset (sorted by the broker)
-	for len(data) >= 12 {
-		length := int64(int32(binary.BigEndian.Uint32(data[8:12])))
-		if length < 49 || int64(len(data)) < 12+length {
-			break // cut off by the byte limit
-		}
-		raw := data[:12+length]
-		data = data[12+length:]
-		if magic := raw[16]; magic != 2 {
-			return d, fmt.Errorf("record format v%d is not supported (only v2)", magic)
-		}
-		var b kmsg.RecordBatch
-		if err := b.ReadFrom(raw); err != nil {
-			return d, fmt.Errorf("decoding a record batch: %w", err)
-		}
-		d.whole++
-		last := b.FirstOffset + int64(b.LastOffsetDelta)
-		d.next = max(d.next, last+1)
-		for len(pendingAborts) > 0 && pendingAborts[0].FirstOffset <= last {
-			abortedBy[pendingAborts[0].ProducerID] = true
-			pendingAborts = pendingAborts[1:]
-		}
-		if b.Attributes&attrControl != 0 {
-			recs, err := batchRecords(&b)
-			if err != nil {
-				return d, err
-			}
-			for _, r := range recs {
-				// Control record key: version int16, type int16 (0 ABORT, 1 COMMIT).
-				if len(r.Key) >= 4 && binary.BigEndian.Uint16(r.Key[2:4]) == 0 {
-					delete(abortedBy, b.ProducerID)
-				}
-			}
-			continue
-		}
-		if b.Attributes&attrTransactional != 0 && abortedBy[b.ProducerID] {
-			continue
-		}
-		recs, err := batchRecords(&b)
-		if err != nil {
-			return d, err
-		}
-		for _, r := range recs {
-			dr := dataRecord{offset: b.FirstOffset + int64(r.OffsetDelta), timestamp: b.FirstTimestamp + r.TimestampDelta64}
-			if b.Attributes&attrLogAppendTime != 0 {
-				dr.timestamp, dr.logAppendTime = b.MaxTimestamp, true
-			}
-			d.recs = append(d.recs, dr)
-		}
-	}
-	d.cut = len(data) > 0
-	return d, nil
-}
-
-// scan finds the first data record at offset target or after it. The
-// broker starts a Fetch at the batch holding the fetch offset, so the
-// records before target are skipped.
-func (d decoded) scan(target int64) scanned {
-	s := scanned{next: max(target, d.next)}
-	for _, r := range d.recs {
-		if r.offset >= target {
-			s.found, s.offset, s.timestamp, s.logAppendTime = true, r.offset, r.timestamp, r.logAppendTime
-			return s
-		}
-	}
-	s.incomplete = d.whole == 0 && d.cut
-	return s
-}
-
-// batchRecords decompresses and decodes the records of a v2 batch.
-func batchRecords(b *kmsg.RecordBatch) ([]kmsg.Record, error) {
-	raw := b.Records
-	if codec := compress.Compression(b.Attributes & attrCompression); codec != compress.None {
-		c := codec.Codec()
-		if c == nil {
-			return nil, fmt.Errorf("record batch compressed with unknown codec %d", codec)
-		}
-		rd := c.NewReader(bytes.NewReader(raw))
-		var err error
-		raw, err = io.ReadAll(rd)
-		rd.Close()
-		if err != nil {
-			return nil, fmt.Errorf("decompressing a %s record batch: %w", codec, err)
-		}
-	}
-	recs := make([]kmsg.Record, 0, max(b.NumRecords, 0))
-	for i := int32(0); i < b.NumRecords && len(raw) > 0; i++ {
-		n, used := binary.Varint(raw)
-		if used <= 0 || n < 0 || int64(len(raw)-used) < n {
-			return nil, errors.New("malformed record in a record batch")
-		}
-		var r kmsg.Record
-		if err := r.ReadFrom(raw[:used+int(n)]); err != nil {
-			return nil, fmt.Errorf("decoding a record: %w", err)
-		}
-		raw = raw[used+int(n):]
-		recs = append(recs, r)
-	}
-	return recs, nil
 }

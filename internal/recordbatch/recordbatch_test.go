@@ -1,4 +1,4 @@
-package kafkaadmin
+package recordbatch
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ type testBatch struct {
 	gzip       bool
 }
 
-func (tb testBatch) encode(t *testing.T) []byte {
+func (tb testBatch) encode(t testing.TB) []byte {
 	t.Helper()
 	var recs []byte
 	for i, d := range tb.deltas {
@@ -65,7 +65,7 @@ func (tb testBatch) encode(t *testing.T) []byte {
 	return enc
 }
 
-func batches(t *testing.T, bs ...testBatch) []byte {
+func batches(t testing.TB, bs ...testBatch) []byte {
 	var out []byte
 	for _, b := range bs {
 		out = append(out, b.encode(t)...)
@@ -74,9 +74,9 @@ func batches(t *testing.T, bs ...testBatch) []byte {
 }
 
 // scanBatches is the decode and scan RecordTimes does for one read.
-func scanBatches(data []byte, target int64, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (scanned, error) {
-	d, err := decodeBatches(data, aborted)
-	return d.scan(target), err
+func scanBatches(data []byte, target int64, aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction) (Scan, error) {
+	d, err := Decode(data, aborted)
+	return d.Scan(target), err
 }
 
 func abortKey() []byte  { return []byte{0, 0, 0, 0} }
@@ -90,47 +90,47 @@ func TestScanBatches(t *testing.T) {
 		data    []byte
 		target  int64
 		aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction
-		want    scanned
+		want    Scan
 	}{
 		{"record inside the batch", batches(t, plain), 12, nil,
-			scanned{found: true, offset: 12, timestamp: t0 + 200, next: 14}},
+			Scan{Found: true, Offset: 12, Timestamp: t0 + 200, Next: 14}},
 		{"compacted: the record at the offset is gone, the next one is used",
 			batches(t, testBatch{first: 10, deltas: []int32{0, 4, 6}, base: t0, tsDeltas: []int64{0, 40, 60}}), 12, nil,
-			scanned{found: true, offset: 14, timestamp: t0 + 40, next: 17}},
+			Scan{Found: true, Offset: 14, Timestamp: t0 + 40, Next: 17}},
 		{"compacted: a whole batch is gone, the next batch is used",
 			batches(t, testBatch{first: 20, deltas: []int32{0}, base: t0 + 5000, tsDeltas: []int64{0}}), 12, nil,
-			scanned{found: true, offset: 20, timestamp: t0 + 5000, next: 21}},
+			Scan{Found: true, Offset: 20, Timestamp: t0 + 5000, Next: 21}},
 		{"a batch wholly before the offset is skipped",
 			batches(t, plain, testBatch{first: 14, deltas: []int32{0, 1}, base: t0 + 1000, tsDeltas: []int64{0, 1}}), 14, nil,
-			scanned{found: true, offset: 14, timestamp: t0 + 1000, next: 16}},
+			Scan{Found: true, Offset: 14, Timestamp: t0 + 1000, Next: 16}},
 		{"LogAppendTime: the batch's max timestamp",
 			batches(t, testBatch{first: 0, deltas: []int32{0, 1}, base: t0, tsDeltas: []int64{0, 0}, attrs: attrLogAppendTime, maxTS: t0 + 777}), 1, nil,
-			scanned{found: true, offset: 1, timestamp: t0 + 777, logAppendTime: true, next: 2}},
+			Scan{Found: true, Offset: 1, Timestamp: t0 + 777, LogAppendTime: true, Next: 2}},
 		{"gzip-compressed batch", batches(t, testBatch{first: 10, deltas: []int32{0, 1, 2}, base: t0, tsDeltas: []int64{0, 5, 9}, gzip: true}), 11, nil,
-			scanned{found: true, offset: 11, timestamp: t0 + 5, next: 13}},
+			Scan{Found: true, Offset: 11, Timestamp: t0 + 5, Next: 13}},
 		{"transaction markers are skipped to the next data record",
 			batches(t,
 				testBatch{first: 0, deltas: []int32{0}, attrs: attrControl | attrTransactional, producer: 7, controlKey: commitKey(), base: t0},
 				testBatch{first: 1, deltas: []int32{0}, base: t0 + 50, tsDeltas: []int64{0}}),
-			0, nil, scanned{found: true, offset: 1, timestamp: t0 + 50, next: 2}},
+			0, nil, Scan{Found: true, Offset: 1, Timestamp: t0 + 50, Next: 2}},
 		{"aborted data and its marker are skipped",
 			batches(t,
 				testBatch{first: 0, deltas: []int32{0, 1}, attrs: attrTransactional, producer: 7, base: t0, tsDeltas: []int64{0, 1}},
 				testBatch{first: 2, deltas: []int32{0}, attrs: attrControl | attrTransactional, producer: 7, controlKey: abortKey(), base: t0},
 				testBatch{first: 3, deltas: []int32{0}, attrs: attrTransactional, producer: 7, base: t0 + 300, tsDeltas: []int64{0}}),
 			0, []kmsg.FetchResponseTopicPartitionAbortedTransaction{{ProducerID: 7, FirstOffset: 0}},
-			scanned{found: true, offset: 3, timestamp: t0 + 300, next: 4}},
+			Scan{Found: true, Offset: 3, Timestamp: t0 + 300, Next: 4}},
 		{"committed transactional data is data",
 			batches(t, testBatch{first: 0, deltas: []int32{0}, attrs: attrTransactional, producer: 8, base: t0, tsDeltas: []int64{0}}),
 			0, []kmsg.FetchResponseTopicPartitionAbortedTransaction{{ProducerID: 7, FirstOffset: 0}},
-			scanned{found: true, offset: 0, timestamp: t0, next: 1}},
+			Scan{Found: true, Offset: 0, Timestamp: t0, Next: 1}},
 		{"only markers left: nothing found, read up to after them",
 			batches(t, testBatch{first: 5, deltas: []int32{0}, attrs: attrControl | attrTransactional, producer: 7, controlKey: commitKey(), base: t0}),
-			5, nil, scanned{next: 6}},
-		{"no bytes", nil, 9, nil, scanned{next: 9}},
-		{"a batch cut off by the byte limit", batches(t, plain)[:40], 12, nil, scanned{next: 12, incomplete: true}},
+			5, nil, Scan{Next: 6}},
+		{"no bytes", nil, 9, nil, Scan{Next: 9}},
+		{"a batch cut off by the byte limit", batches(t, plain)[:40], 12, nil, Scan{Next: 12, Incomplete: true}},
 		{"whole batches, then a cut-off one", append(batches(t, testBatch{first: 0, deltas: []int32{0}, attrs: attrControl, controlKey: commitKey()}), batches(t, plain)[:30]...), 0, nil,
-			scanned{next: 1}},
+			Scan{Next: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := scanBatches(tc.data, tc.target, tc.aborted)
@@ -151,4 +151,25 @@ func TestScanBatchesOldFormat(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "record format v1") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("err = %v, want one line about record format v1", err)
 	}
+}
+
+// FuzzDecodeBatches feeds Decode the bytes a broker could send: it never
+// panics, and what Scan reports lies at or after the offset asked for.
+func FuzzDecodeBatches(f *testing.F) {
+	f.Add(batches(f, testBatch{first: 10, deltas: []int32{0, 2, 3}, base: 1000, tsDeltas: []int64{0, 5, 9}}), int64(11))
+	f.Add(batches(f, testBatch{first: 0, deltas: []int32{0}, attrs: attrControl | attrTransactional, producer: 7, controlKey: abortKey()}), int64(0))
+	f.Add(batches(f, testBatch{first: 3, deltas: []int32{0, 1}, base: 7, tsDeltas: []int64{0, 1}, gzip: true})[:40], int64(3))
+	f.Fuzz(func(t *testing.T, data []byte, target int64) {
+		d, err := Decode(data, []kmsg.FetchResponseTopicPartitionAbortedTransaction{{ProducerID: 7, FirstOffset: 0}})
+		if err != nil {
+			return
+		}
+		s := d.Scan(target)
+		if s.Next < target {
+			t.Fatalf("Scan(%d).Next = %d, before the target", target, s.Next)
+		}
+		if s.Found && s.Offset < target {
+			t.Fatalf("Scan(%d) found offset %d, before the target", target, s.Offset)
+		}
+	})
 }
