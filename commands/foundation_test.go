@@ -143,8 +143,9 @@ func TestSandboxCommand(t *testing.T) {
 	cancel()
 	select {
 	case code := <-done:
-		if code != 0 {
-			t.Fatalf("sandbox exit %d: %s", code, errb.String())
+		// Interrupted: 130 and `kcg: interrupted`, as every command.
+		if code != 130 || lastLine(errb.String()) != "kcg: interrupted" {
+			t.Fatalf("sandbox exit %d, want 130 and kcg: interrupted: %s", code, errb.String())
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("sandbox did not stop when interrupted")

@@ -39,10 +39,11 @@ func sandboxCommand(s Streams) *cli.Command {
 			}
 			defer sb.Close()
 			fmt.Fprintf(s.Out, "%s\n", sb.Addr())
-			fmt.Fprintf(s.Err, "kcg sandbox: Kafka-compatible cluster %q at %s (Ctrl-C stops it)\n", sandbox.ClusterID, sb.Addr())
+			fmt.Fprintf(s.Err, "kcg sandbox: Kafka-compatible cluster %q at %s (Ctrl-C stops it)\n", sb.ClusterID(), sb.Addr())
 			fmt.Fprintf(s.Err, "  try: kcg describe --all-groups --bootstrap-server %s\n", sb.Addr())
 			<-c.Context.Done()
-			return nil
+			return c.Context.Err() // Ctrl-C or SIGTERM: exit 130, as every command
+
 		},
 	}
 }

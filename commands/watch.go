@@ -98,14 +98,16 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 			}
 			select {
 			case <-c.Context.Done():
-				return nil
+				return c.Context.Err() // Ctrl-C between samples: exit 130
 			case <-time.After(time.Until(next)):
 			}
 		}
 		doc, err := watchSample(c.Context, cl, sampleContext, o, w)
 		if err != nil {
 			if c.Context.Err() != nil {
-				return nil // Ctrl-C during a sample: the last printed one is complete
+				// Ctrl-C during a sample: the last printed one is
+				// complete; exit 130 as every interrupted command.
+				return c.Context.Err()
 			}
 			return err
 		}

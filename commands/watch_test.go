@@ -202,11 +202,12 @@ func TestWatchTerminalFrames(t *testing.T) {
 	if strings.Contains(out, "\033[31m") || !strings.Contains(out, "STOP") {
 		t.Errorf("NoColor: %q", out)
 	}
-	// Ctrl-C while waiting for the next sample: exit 0, cursor shown.
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	// Ctrl-C while waiting for the next sample: exit 130, cursor shown.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	time.AfterFunc(1500*time.Millisecond, cancel)
 	code, out, stderr = run(ctx, false, "--interval", "1m")
-	if code != 0 || !strings.HasSuffix(out, output.ScreenEnd) || strings.Count(out, "\033[H") != 2 {
+	if code != 130 || stderr != "kcg: interrupted\n" || !strings.HasSuffix(out, output.ScreenEnd) || strings.Count(out, "\033[H") != 2 {
 		t.Errorf("after Ctrl-C: exit %d, stderr %q, stdout %q", code, stderr, out)
 	}
 }

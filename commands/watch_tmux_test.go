@@ -96,7 +96,7 @@ var sgrColour = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?3[1-7](?:;[0-9;]*)?m`)
 // Two captures show the frame redrawn in place (same rows, a new sample,
 // no scrollback growth); after resize-window every line fits the new
 // width; colour escapes are there, and not with NO_COLOR=1; Ctrl-C ends
-// it with exit 0, the cursor shown again and the last frame left on the
+// it with exit 130, the cursor shown again and the last frame left on the
 // screen.
 func TestWatchInTmux(t *testing.T) {
 	tm := newTmux(t)
@@ -199,7 +199,7 @@ func TestWatchInTmux(t *testing.T) {
 		t.Errorf("no group row under the header at 44 columns:\n%s", strings.Join(r, "\n"))
 	}
 
-	// Ctrl-C: exit 0, cursor visible again, the last frame still shown.
+	// Ctrl-C: exit 130, cursor visible again, the last frame still shown.
 	for _, s := range []string{"colour", "plain"} {
 		if v := tm.pane(s, "#{cursor_flag}"); v != "0" {
 			t.Errorf("%s: cursor_flag %s while watching, want 0 (hidden)", s, v)
@@ -219,8 +219,8 @@ func TestWatchInTmux(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		if !strings.Contains(strings.Join(screen, "\n"), "kcg-exit=0") {
-			t.Errorf("%s: exit status not 0 after Ctrl-C:\n%s", s, strings.Join(screen, "\n"))
+		if !strings.Contains(strings.Join(screen, "\n"), "kcg-exit=130") {
+			t.Errorf("%s: exit status not 130 after Ctrl-C:\n%s", s, strings.Join(screen, "\n"))
 		}
 		if v := tm.pane(s, "#{cursor_flag}"); v != "1" {
 			t.Errorf("%s: cursor_flag %s after exit, want 1 (shown)", s, v)

@@ -12,6 +12,8 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -23,13 +25,26 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
-// ClusterID is the sandbox cluster's id, so plans made against it say so.
-const ClusterID = "kcg-sandbox"
+// ClusterIDPrefix starts every sandbox's cluster id, so plans made against
+// one say so. The rest is random per Start: a plan made against one
+// sandbox is refused by another (cluster mismatch), as by any other
+// cluster.
+const ClusterIDPrefix = "kcg-sandbox-"
+
+// newClusterID is ClusterIDPrefix and 12 random hex digits.
+func newClusterID() (string, error) {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("choosing the sandbox cluster id: %w", err)
+	}
+	return ClusterIDPrefix + hex.EncodeToString(b[:]), nil
+}
 
 // Sandbox is a running demo cluster.
 type Sandbox struct {
 	cluster *kfake.Cluster
 	addr    string
+	id      string
 	stop    context.CancelFunc
 	wg      sync.WaitGroup
 	readers []*kafka.Reader
@@ -46,7 +61,11 @@ type Options struct {
 // Start runs the cluster and seeds the demo data. It returns once the
 // live member has joined, so a describe right after shows it Stable.
 func Start(ctx context.Context, o Options) (*Sandbox, error) {
-	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.ClusterID(ClusterID)}
+	id, err := newClusterID()
+	if err != nil {
+		return nil, err
+	}
+	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.ClusterID(id)}
 	if o.Port != 0 {
 		opts = append(opts, kfake.Ports(o.Port))
 	}
@@ -54,7 +73,7 @@ func Start(ctx context.Context, o Options) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the sandbox cluster: %w", err)
 	}
-	s := &Sandbox{cluster: c, addr: c.ListenAddrs()[0]}
+	s := &Sandbox{cluster: c, addr: c.ListenAddrs()[0], id: id}
 	runCtx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	now := time.Now
@@ -70,6 +89,10 @@ func Start(ctx context.Context, o Options) (*Sandbox, error) {
 
 // Addr is the bootstrap address, host:port.
 func (s *Sandbox) Addr() string { return s.addr }
+
+// ClusterID is this sandbox's cluster id (ClusterIDPrefix and a random
+// part chosen by Start), as Metadata answers it.
+func (s *Sandbox) ClusterID() string { return s.id }
 
 // Close stops the live member and the cluster.
 func (s *Sandbox) Close() {
