@@ -149,6 +149,7 @@ func runProfileUse(c *cli.Context, s Streams, o profileOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Err, "kcg: current profile is now %q (%s)\n", o.name, path)
+	// A plain line: `kcg:` starts errors only.
+	fmt.Fprintf(s.Err, "current profile is now %s (%s)\n", o.name, path)
 	return nil
 }

@@ -96,7 +96,12 @@ profiles:
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
 		t.Fatal("a refused use changed the file")
 	}
-	kcg(t, "profile", "use", "prod").MustCode(t, 0)
+	r = kcg(t, "profile", "use", "prod").MustCode(t, 0)
+	// One plain line on stderr, no `kcg:` (that starts errors), nothing on
+	// stdout.
+	if want := "current profile is now prod (" + path + ")\n"; r.Stderr != want || r.Stdout != "" {
+		t.Fatalf("use prod: stderr %q (want %q), stdout %q", r.Stderr, want, r.Stdout)
+	}
 	after, _ := os.ReadFile(path)
 	if want := strings.Replace(string(before), "current: dev\n", "current: prod\n", 1); string(after) != want {
 		t.Fatalf("after use:\n%s\nwant:\n%s", after, want)

@@ -122,7 +122,9 @@ func TestUseProfileRewritesCurrentOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(p)
-	want := strings.Replace(sampleConfig, "current: staging   # what plain kcg talks to", "current: prod # what plain kcg talks to", 1)
+	// Only the value changes: the three blanks before the comment stay
+	// (docs/profiles.md: every other byte is kept).
+	want := strings.Replace(sampleConfig, "current: staging   # what plain kcg talks to", "current: prod   # what plain kcg talks to", 1)
 	if string(got) != want {
 		t.Errorf("after use prod:\n%s\nwant:\n%s", got, want)
 	}
@@ -171,6 +173,45 @@ func TestUseProfileAddsCurrentAndFollowsLinks(t *testing.T) {
 	}
 	if err := UseProfile(filepath.Join(dir, "none.yaml"), "a"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// Byte for byte: whatever surrounds the value of current: (blanks, tabs,
+// the comment and its own spacing, quotes style of the rest, the line
+// ending, the lines around it) is in the new file exactly; only the value
+// as written (with its quotes) becomes the new name.
+func TestUseProfileKeepsEveryOtherByte(t *testing.T) {
+	rest := "# top\nprofiles:   # the clusters\n  a:  {bootstrap: 'h:1'}\n  a.b-c_d: {bootstrap: h:3}\n  b:\n    bootstrap: \"h:2\"    # two\n\n# end  \n"
+	for _, tc := range []struct{ line, want string }{
+		{"current: a   # what plain kcg talks to", "current: b   # what plain kcg talks to"},
+		{"current: a\t\t#\ttabs", "current: b\t\t#\ttabs"},
+		{"current: a #", "current: b #"},
+		{"current: a.b-c_d # dots", "current: b # dots"},
+		{"current:      a", "current:      b"},
+		{"current: a   ", "current: b   "},
+		{"current:\ta # c", "current:\tb # c"},
+		{`current: "a"    # quoted`, "current: b    # quoted"},
+		{`current: 'a'  # single`, "current: b  # single"},
+	} {
+		for _, eol := range []string{"\n", "\r\n"} {
+			body := strings.ReplaceAll(rest, "\n", eol)
+			old := body[:strings.Index(body, "profiles:")] + tc.line + eol + body[strings.Index(body, "profiles:"):]
+			p := filepath.Join(t.TempDir(), "c.yaml")
+			if err := os.WriteFile(p, []byte(old), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := UseProfile(p, "b"); err != nil {
+				t.Errorf("%q: %v", tc.line, err)
+				continue
+			}
+			got, _ := os.ReadFile(p)
+			if want := strings.Replace(old, tc.line+eol, tc.want+eol, 1); string(got) != want {
+				t.Errorf("%q (eol %q):\ngot  %q\nwant %q", tc.line, eol, got, want)
+			}
+			if f, err := ReadProfileFile(p); err != nil || f.Current != "b" {
+				t.Errorf("%q: re-read current %v, %v", tc.line, f, err)
+			}
+		}
 	}
 }
 

@@ -74,18 +74,77 @@ func rewriteCurrent(path string, data []byte, name string) ([]byte, error) {
 		return nil, profileErr(path, key.Line, "current: must be a one-line value at the start of its line for kcg profile use to rewrite it")
 	}
 	i := key.Line - 1
-	eol := ""
-	if l := lines[i]; bytes.HasSuffix(l, []byte("\r\n")) {
-		eol = "\r\n"
-	} else if bytes.HasSuffix(l, []byte("\n")) {
-		eol = "\n"
+	line, ok := replaceValue(lines[i], name)
+	if !ok {
+		return nil, profileErr(path, key.Line, "current: must be a one-line value at the start of its line for kcg profile use to rewrite it")
 	}
-	line := "current: " + name
-	if c := val.LineComment + key.LineComment; c != "" {
-		line += " " + c
-	}
-	lines[i] = []byte(line + eol)
+	lines[i] = line
 	return bytes.Join(lines, nil), nil
+}
+
+// replaceValue returns the line "current: OLD  # comment" with OLD (the
+// value as written, with its quotes) replaced by name, and every other
+// byte kept: the spacing before and after the value, the comment and the
+// line ending. ok is false when the value cannot be found on the line (a
+// quoted value that does not end on it).
+func replaceValue(line []byte, name string) (out []byte, ok bool) {
+	colon := bytes.IndexByte(line, ':')
+	if colon < 0 {
+		return nil, false
+	}
+	start := colon + 1
+	for start < len(line) && (line[start] == ' ' || line[start] == '\t') {
+		start++
+	}
+	end := start
+	switch {
+	case start < len(line) && line[start] == '"':
+		end = start + 1
+		for end < len(line) && line[end] != '"' && line[end] != '\n' {
+			if line[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(line) || line[end] != '"' {
+			return nil, false
+		}
+		end++
+	case start < len(line) && line[start] == '\'':
+		end = start + 1
+		for {
+			for end < len(line) && line[end] != '\'' && line[end] != '\n' {
+				end++
+			}
+			if end >= len(line) || line[end] != '\'' {
+				return nil, false
+			}
+			end++
+			if end < len(line) && line[end] == '\'' { // '' is a quote inside
+				end++
+				continue
+			}
+			break
+		}
+	default:
+		// A plain scalar ends at a comment (a # after a blank) or the
+		// line's end, its trailing blanks not part of it.
+		for end < len(line) && line[end] != '\n' && line[end] != '\r' {
+			if line[end] == '#' && (end == start || line[end-1] == ' ' || line[end-1] == '\t') {
+				break
+			}
+			end++
+		}
+		for end > start && (line[end-1] == ' ' || line[end-1] == '\t') {
+			end--
+		}
+	}
+	if end == start {
+		return nil, false // no value (ParseProfileFile refuses it before)
+	}
+	out = append(out, line[:start]...)
+	out = append(out, name...)
+	return append(out, line[end:]...), true
 }
 
 // replaceFile writes data to a temporary file next to target and renames
