@@ -40,6 +40,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		complete(ctx, s, args)
 		return app.ExitOK
 	}
+	// Every stderr line is Printable: a notice or an error naming a group
+	// with terminal escapes must not rewrite the screen (the progress line
+	// writes its own escapes through vocab.RawWriter).
+	s.Err = vocab.NewPrintableWriter(s.Err)
 	cliApp := newApp(s)
 	if native, ok := hoistLeadingFlags(cliApp, args); ok && !javaCommandLine(args) {
 		// "kcg -b H describe G", "kcg --bootstrap-server H list".

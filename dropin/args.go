@@ -314,6 +314,10 @@ func Called(args []string) bool {
 // Run runs the Java kafka-consumer-groups command line args (args[0] is
 // the program name) and returns kcg's exit code.
 func Run(ctx context.Context, args []string, s app.Streams) int {
+	// The Java tool prints names raw; kcg shows a name's control
+	// characters escaped on both streams (docs/migration.md), except in
+	// the --export CSV.
+	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
 	rest := args[1:]
 	if len(rest) == 0 {
 		printJavaUsage(s.Err, javaIntro)
