@@ -65,6 +65,9 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	}
 	code := app.ExitCode(ctx, err)
 	switch {
+	case app.OutputClosed(err) && !writesToKafka(args):
+		// The reader has all it wanted (`| head -1`).
+		return app.ExitOK
 	case app.IsSilent(err):
 	case code == app.ExitInterrupted && errors.Is(err, context.Canceled):
 		// Not "context canceled": the operator pressed Ctrl-C. (An
@@ -74,6 +77,13 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		fmt.Fprintf(s.Err, "kcg: %s\n", vocab.OneLine(err.Error()))
 	}
 	return code
+}
+
+// writesToKafka reports whether the command of args (normalised) writes
+// to the cluster: a closed stdout ends every other command quietly, but
+// after a write the operator must learn what was written.
+func writesToKafka(args []string) bool {
+	return len(args) > 1 && slices.Contains([]string{"apply", "delete", "delete-offsets"}, args[1])
 }
 
 func newApp(s Streams) *cli.App {

@@ -370,6 +370,12 @@ type javaFailure struct {
 
 func (e *javaFailure) Error() string { return e.text }
 
+// writes reports whether the action writes to Kafka (--delete,
+// --delete-offsets, --reset-offsets --execute).
+func (d *dropIn) writes() bool {
+	return d.a.Has("delete") || d.a.Has("delete-offsets") || d.a.Has("execute")
+}
+
 // finish prints err as the Java tool would and returns kcg's exit code.
 func (d *dropIn) finish(err error) int {
 	if err == nil {
@@ -378,6 +384,10 @@ func (d *dropIn) finish(err error) int {
 	var ue *usageExit
 	var jf *javaFailure
 	switch {
+	case app.OutputClosed(err) && !d.writes():
+		// `--describe --all-groups | head -1`: the reader has gone; the
+		// Java tool ends with 0 too.
+		return app.ExitOK
 	case errors.As(err, &ue):
 		printJavaUsage(d.s.Err, ue.msg)
 		return app.ExitUsage
