@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -55,7 +56,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		args = append([]string{args[0], "--help"}, args[2:]...)
 	}
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && cliApp.Command(args[1]) == nil {
-		fmt.Fprintf(s.Err, "kcg: unknown command %q (see 'kcg --help')\n", args[1])
+		fmt.Fprintf(s.Err, "kcg: unknown command %q%s (see 'kcg --help')\n", args[1], closestCommand(cliApp, args[1]))
 		return app.ExitUsage
 	}
 	args = normalizeArgs(cliApp, args)
@@ -128,7 +129,12 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	}
 	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
-		return app.Usagef("%s (see '%s')", err, see)
+		// Go's flag package names a flag with one dash ("invalid value
+		// "x" for flag -count"); kcg's flags are typed with two.
+		return app.Usagef("%s (see '%s')", goFlagName.ReplaceAllStringFunc(err.Error(), func(m string) string {
+			sub := goFlagName.FindStringSubmatch(m)
+			return sub[1] + dashed(sub[2])
+		}), see)
 	}
 	msg := "unknown flag " + dashed(name)
 	if len(name) > 2 {
@@ -141,6 +147,25 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		}
 	}
 	return app.Usagef("%s (see '%s')", msg, see)
+}
+
+// goFlagName is how Go's flag package names a flag in its errors ("for
+// flag -count", "needs an argument: -bootstrap-server").
+var goFlagName = regexp.MustCompile(`(flag |argument: )-([A-Za-z0-9][A-Za-z0-9-]*)`)
+
+// closestCommand is "; did you mean describe?" for a mistyped command
+// name, or "".
+func closestCommand(a *cli.App, typed string) string {
+	var names []string
+	for _, c := range a.Commands {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	if near := groupops.ClosestNames(typed, names, 1); len(near) > 0 {
+		return "; did you mean " + near[0] + "?"
+	}
+	return ""
 }
 
 // dashed is a flag name as typed: -b, --bootstrap-server.

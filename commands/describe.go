@@ -106,6 +106,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
 	failed := 0
+	var idle []string // Empty groups: one line for all (NoActiveMembersSummary)
 	for _, g := range sortedByName(snap.Groups) {
 		switch {
 		case g.Err != nil:
@@ -116,10 +117,15 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 			failed++
 		case o.format == output.FormatTable:
 			// kcg sends every notice to stderr, so stdout holds only data.
-			if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
+			if g.Desc.State == vocab.StateEmpty {
+				idle = append(idle, g.Name())
+			} else if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
 				fmt.Fprintln(s.Err, n.Text)
 			}
 		}
+	}
+	if len(idle) > 0 {
+		fmt.Fprintln(s.Err, output.NoActiveMembersSummary(idle))
 	}
 	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted}); err != nil {
 		return err
