@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -105,5 +106,60 @@ func TestApplyStderrWithoutDigest(t *testing.T) {
 	r := kcgOn(t, e, "apply", plan).MustCode(t, 0)
 	if strings.Contains(r.Stderr, "digest") || strings.Contains(r.Stderr, "sha256:") || !strings.Contains(r.Stderr, "rollback plan written to ") {
 		t.Errorf("apply stderr %q", r.Stderr)
+	}
+}
+
+// A flag the chosen table would drop is a usage error; JSON carries every
+// view, so there it applies (issue 20 §2 item 11).
+func TestDescribeViewIgnoresNoFlag(t *testing.T) {
+	for _, args := range [][]string{
+		{"--state", "--time-lag"}, {"--state", "--topic", "t"}, {"--members", "--time-lag"},
+		{"--members", "--topic", "t:0"}, {"--state", "--isolation", "read-committed"},
+	} {
+		r := kcg(t, append([]string{"describe", "billing", "-b", "127.0.0.1:1"}, args...)...).MustCode(t, 64)
+		if !strings.Contains(r.Stderr, "changes the offsets view") || r.Stdout != "" {
+			t.Errorf("%q: stdout %q stderr %q", args, r.Stdout, r.Stderr)
+		}
+	}
+	e := kafkatest.Cluster(t)
+	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 1)
+	e.Commit(t, group, topic, map[int32]int64{0: 0})
+	kcgOn(t, e, "describe", group, "--state", "--topic", topic, "-o", "json").MustCode(t, 0)
+	kcgOn(t, e, "describe", group, "--state", "--verbose").MustCode(t, 0)
+	kcgOn(t, e, "describe", group, "--topic", topic, "--time-lag").MustCode(t, 0)
+}
+
+// show marks a target outside the plan's own log bounds (a hand-edited
+// plan) instead of counting records to replay (issue 20 §2 item 11).
+func TestShowTargetOutsideLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.yaml")
+	plan := `apiVersion: kcg/v1
+kind: OffsetResetPlan
+createdAt: "2026-12-01T00:00:00Z"
+cluster: {id: c, bootstrap: "h:9092"}
+strategy: {type: to-earliest}
+groups:
+  - group: g
+    partitions:
+      - {topic: t, partition: 0, current: 40, target: -7, logStart: 0, logEnd: 50, reason: resolved}
+      - {topic: t, partition: 1, current: 40, target: 99, logStart: 0, logEnd: 50, reason: resolved}
+      - {topic: t, partition: 2, current: 40, target: 38, logStart: 0, logEnd: 50, reason: resolved}
+`
+	if err := os.WriteFile(path, []byte(plan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := kcg(t, "show", path).MustCode(t, 0)
+	got := rows(r.Stdout, "g")
+	if len(got) != 4 {
+		t.Fatalf("rows %q\n%s", got, r.Stdout)
+	}
+	for i, want := range []string{"outside the log: apply refuses", "outside the log: apply refuses", "replay 2", "replay 2, skip 0, 2 outside the log"} {
+		if line := strings.Join(got[i], " "); !strings.HasSuffix(line, want) {
+			t.Errorf("row %d %q, want it to end %q", i, line, want)
+		}
+	}
+	if strings.Contains(r.Stdout, "replay 47") || strings.Contains(r.Stdout, "skip 59") {
+		t.Errorf("impact counted for targets outside the log:\n%s", r.Stdout)
 	}
 }
