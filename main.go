@@ -13,6 +13,10 @@ import (
 )
 
 func main() {
+	// A closed stdout (`kcg describe --all-groups | head -1`) is then a
+	// write error that commands.Run ends quietly with 0, not a SIGPIPE
+	// death (exit 141 under pipefail).
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := commands.Run(ctx, os.Args, commands.StdStreams())
 	stop()

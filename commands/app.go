@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -40,6 +41,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		complete(ctx, s, args)
 		return app.ExitOK
 	}
+	// Every stderr line is Printable: a notice or an error naming a group
+	// with terminal escapes must not rewrite the screen (the progress line
+	// writes its own escapes through vocab.RawWriter).
+	s.Err = vocab.NewPrintableWriter(s.Err)
 	cliApp := newApp(s)
 	if native, ok := hoistLeadingFlags(cliApp, args); ok && !javaCommandLine(args) {
 		// "kcg -b H describe G", "kcg --bootstrap-server H list".
@@ -51,7 +56,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		args = append([]string{args[0], "--help"}, args[2:]...)
 	}
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && cliApp.Command(args[1]) == nil {
-		fmt.Fprintf(s.Err, "kcg: unknown command %q (see 'kcg --help')\n", args[1])
+		fmt.Fprintf(s.Err, "kcg: unknown command %q%s (see 'kcg --help')\n", args[1], closestCommand(cliApp, args[1]))
 		return app.ExitUsage
 	}
 	args = normalizeArgs(cliApp, args)
@@ -61,6 +66,9 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	}
 	code := app.ExitCode(ctx, err)
 	switch {
+	case app.OutputClosed(err) && !writesToKafka(args):
+		// The reader has all it wanted (`| head -1`).
+		return app.ExitOK
 	case app.IsSilent(err):
 	case code == app.ExitInterrupted && errors.Is(err, context.Canceled):
 		// Not "context canceled": the operator pressed Ctrl-C. (An
@@ -70,6 +78,13 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		fmt.Fprintf(s.Err, "kcg: %s\n", vocab.OneLine(err.Error()))
 	}
 	return code
+}
+
+// writesToKafka reports whether the command of args (normalised) writes
+// to the cluster: a closed stdout ends every other command quietly, but
+// after a write the operator must learn what was written.
+func writesToKafka(args []string) bool {
+	return len(args) > 1 && slices.Contains([]string{"apply", "delete", "delete-offsets"}, args[1])
 }
 
 func newApp(s Streams) *cli.App {
@@ -114,7 +129,12 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	}
 	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
-		return app.Usagef("%s (see '%s')", err, see)
+		// Go's flag package names a flag with one dash ("invalid value
+		// "x" for flag -count"); kcg's flags are typed with two.
+		return app.Usagef("%s (see '%s')", goFlagName.ReplaceAllStringFunc(err.Error(), func(m string) string {
+			sub := goFlagName.FindStringSubmatch(m)
+			return sub[1] + dashed(sub[2])
+		}), see)
 	}
 	msg := "unknown flag " + dashed(name)
 	if len(name) > 2 {
@@ -127,6 +147,25 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		}
 	}
 	return app.Usagef("%s (see '%s')", msg, see)
+}
+
+// goFlagName is how Go's flag package names a flag in its errors ("for
+// flag -count", "needs an argument: -bootstrap-server").
+var goFlagName = regexp.MustCompile(`(flag |argument: )-([A-Za-z0-9][A-Za-z0-9-]*)`)
+
+// closestCommand is "; did you mean describe?" for a mistyped command
+// name, or "".
+func closestCommand(a *cli.App, typed string) string {
+	var names []string
+	for _, c := range a.Commands {
+		if !c.Hidden {
+			names = append(names, c.Names()...)
+		}
+	}
+	if near := groupops.ClosestNames(typed, names, 1); len(near) > 0 {
+		return "; did you mean " + near[0] + "?"
+	}
+	return ""
 }
 
 // dashed is a flag name as typed: -b, --bootstrap-server.

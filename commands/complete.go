@@ -229,6 +229,18 @@ func commandCompletion(parent string, cmd *cli.Command, rest []string, cur strin
 	}
 	switch positionals(cmd) {
 	case "file":
+		// apply and show take one file, diff two: after them, the flags
+		// (a further file would be refused).
+		max := 1
+		if cmd.Name == "diff" {
+			max = 2
+		}
+		if len(positionalArgs(cmd, rest)) >= max {
+			if !afterDashes {
+				c.words = append(flagWords(cmd.VisibleFlags()), "--help")
+			}
+			break
+		}
 		c.files = true
 	case "group":
 		if cmd.Name == "delete-offsets" && len(positionalArgs(cmd, rest)) > 0 {

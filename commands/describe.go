@@ -32,7 +32,9 @@ func describeCommand(s Streams) *cli.Command {
 		ArgsUsage: "GROUP... | --all-groups",
 		Description: "The default view shows, per partition, the committed offset, the log end\n" +
 			"offset and the lag; --members shows members and assignments; --state the\n" +
-			"group state. JSON and YAML always carry every view.",
+			"group state. JSON and YAML always carry every view. --time-lag, --topic and\n" +
+			"--isolation read-committed change the offsets table: with the --members or\n" +
+			"--state table they are a usage error.",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "describe every consumer group"},
@@ -79,8 +81,32 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	if o.readCommitted, err = readCommittedFrom(c); err != nil {
 		return o, err
 	}
-	o.format, err = formatFrom(c)
-	return o, err
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
+	return o, offsetsOnlyFlags(o)
+}
+
+// offsetsOnlyFlags refuses the flags that change only the offsets table
+// given with the members or state table, which would drop them silently.
+// JSON and YAML carry every view, so there they all apply.
+func offsetsOnlyFlags(o describeOptions) error {
+	if o.format != output.FormatTable || o.view == output.ViewOffsets {
+		return nil
+	}
+	view := "--members"
+	if o.view == output.ViewState {
+		view = "--state"
+	}
+	for _, f := range []struct {
+		set  bool
+		flag string
+	}{{o.timeLag, "--time-lag"}, {len(o.topics) > 0, "--topic"}, {o.readCommitted, "--isolation read-committed"}} {
+		if f.set {
+			return app.Usagef("%s changes the offsets view, and the %s table shows no offsets: drop one, or use -o json (every view)", f.flag, view)
+		}
+	}
+	return nil
 }
 
 func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
@@ -106,6 +132,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
 	failed := 0
+	var idle []string // Empty groups: one line for all (NoActiveMembersSummary)
 	for _, g := range sortedByName(snap.Groups) {
 		switch {
 		case g.Err != nil:
@@ -116,10 +143,15 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 			failed++
 		case o.format == output.FormatTable:
 			// kcg sends every notice to stderr, so stdout holds only data.
-			if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
+			if g.Desc.State == vocab.StateEmpty {
+				idle = append(idle, g.Name())
+			} else if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
 				fmt.Fprintln(s.Err, n.Text)
 			}
 		}
+	}
+	if len(idle) > 0 {
+		fmt.Fprintln(s.Err, output.NoActiveMembersSummary(idle))
 	}
 	if err := output.Write(s.Out, o.format, output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted}); err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // progress shows what a long command is doing on a terminal stderr, on one
@@ -35,7 +37,7 @@ func (p *progress) say(msg string) {
 	if time.Since(p.start) < progressDelay {
 		return
 	}
-	fmt.Fprintf(p.s.Err, "\r\033[K%s…", msg)
+	fmt.Fprintf(vocab.RawWriter(p.s.Err), "\r\033[K%s…", vocab.Printable(msg))
 	p.shown = true
 }
 
@@ -45,7 +47,7 @@ func (p *progress) clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		fmt.Fprint(p.s.Err, "\r\033[K")
+		fmt.Fprint(vocab.RawWriter(p.s.Err), "\r\033[K")
 		p.shown = false
 	}
 }
@@ -55,7 +57,7 @@ func (p *progress) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		fmt.Fprint(p.s.Err, "\r\033[K")
+		fmt.Fprint(vocab.RawWriter(p.s.Err), "\r\033[K")
 		p.shown = false
 	}
 	p.enabled = false

@@ -27,11 +27,14 @@ func sandboxCommand(s Streams) *cli.Command {
 			"  kcg describe --all-groups --bootstrap-server ADDRESS\n" +
 			"or use --sandbox on list, describe or plan for a one-shot run.",
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "port", Usage: "port to listen on (default: a free port)"},
+			&cli.IntFlag{Name: "port", Usage: "port to listen on", DefaultText: "a free port"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
+			}
+			if p := c.Int("port"); p < 0 || p > 65535 {
+				return app.Usagef("--port %d: a port is 0 (a free one) to 65535", p)
 			}
 			sb, err := sandbox.Start(c.Context, sandbox.Options{Port: c.Int("port")})
 			if err != nil {

@@ -108,7 +108,8 @@ func (d *dropIn) resetOffsets() error {
 				return err
 			}
 		}
-		if _, err := d.s.Out.Write(data); err != nil {
+		// The CSV is data for --from-file: exact names, not Printable's.
+		if _, err := vocab.RawWriter(d.s.Out).Write(data); err != nil {
 			return err
 		}
 	} else if err := javaResetTable(d.s.Out, tableGroups); err != nil {

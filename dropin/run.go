@@ -177,6 +177,9 @@ func (d *dropIn) describe() error {
 		}
 	}
 	if err := javaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose")); err != nil {
+		if app.OutputClosed(err) {
+			return err
+		}
 		return &javaFailure{err.Error(), app.ExitError}
 	}
 	if len(dead) > 0 {

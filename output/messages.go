@@ -1,6 +1,11 @@
 package output
 
-import "github.com/kcg-dev/kcg/vocab"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kcg-dev/kcg/vocab"
+)
 
 // The per-group state messages of the Java tool
 // (ConsumerGroupCommand.shouldPrintMemberState). kcg prints the same texts
@@ -11,6 +16,23 @@ import "github.com/kcg-dev/kcg/vocab"
 // shown, but nobody consumes them.
 func NoActiveMembersMessage(group string) string {
 	return "Consumer group '" + group + "' has no active members."
+}
+
+// NoActiveMembersSummary is kcg's one line for several Empty groups
+// (`describe --all-groups` would otherwise print a line per idle group
+// before the table): how many, and the first few names in order. One
+// group gets NoActiveMembersMessage, Java's text.
+func NoActiveMembersSummary(groups []string) string {
+	if len(groups) == 1 {
+		return NoActiveMembersMessage(groups[0])
+	}
+	const shown = 3
+	names := groups
+	more := ""
+	if len(names) > shown {
+		names, more = names[:shown], fmt.Sprintf(" and %d more", len(groups)-shown)
+	}
+	return fmt.Sprintf("%d consumer groups have no active members: %s%s.", len(groups), strings.Join(names, ", "), more)
 }
 
 // RebalancingMessage is printed for a group in PreparingRebalance,

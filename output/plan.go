@@ -52,24 +52,40 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 	impact := resetplan.ComputeImpact(p)
 	header := []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}
 	var rows [][]string
+	outsideAll := 0
 	for gi, g := range p.Groups {
 		gimp := impact.Groups[gi]
+		outside := 0
 		for pi, pt := range g.Partitions {
-			target := "delete"
+			target, effect := "delete", impactText(gimp.Partitions[pi])
 			if t, ok := pt.TargetOffset(); ok {
 				target = strconv.FormatInt(t, 10)
+				if t < pt.LogStart || t > pt.LogEnd {
+					// A hand-edited plan: no replay count means anything
+					// for an offset the log does not have; apply refuses it.
+					effect = "outside the log: apply refuses"
+					outside++
+					pimp := gimp.Partitions[pi]
+					if pimp.Replay != nil {
+						gimp.Replay -= *pimp.Replay
+						gimp.Skip -= *pimp.Skip
+						impact.Replay -= *pimp.Replay
+						impact.Skip -= *pimp.Skip
+					}
+				}
 			}
 			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target,
-				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), impactText(gimp.Partitions[pi])})
+				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), effect})
 		}
-		total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent)
+		total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent) + outsideText(outside)
+		outsideAll += outside
 		if p.IsNew(g) {
 			total = "new group, " + total
 		}
 		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", total})
 	}
 	if len(p.Groups) > 1 {
-		rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", totalText(impact.Replay, impact.Skip, impact.NoCurrent)})
+		rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", totalText(impact.Replay, impact.Skip, impact.NoCurrent) + outsideText(outsideAll)})
 	}
 	if len(rows) == 0 {
 		_, err := fmt.Fprintln(w, "the plan changes no partition")
@@ -109,6 +125,15 @@ func impactText(pi resetplan.PartitionImpact) string {
 		return "skip " + strconv.FormatInt(*pi.Skip, 10)
 	}
 	return "none"
+}
+
+// outsideText counts the targets outside the plan's log bounds, which the
+// totals leave out.
+func outsideText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d outside the log", n)
 }
 
 func totalText(replay, skip int64, noCurrent int) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
@@ -31,12 +32,22 @@ const totalMarker = "(total)"
 // when there are no rows: an empty result prints nothing on stdout, so a
 // script sees no data rather than a lone header.
 //
+// Every cell goes through vocab.Printable first (in place: the rows are
+// the caller's own, built for this table): a name holding terminal
+// escapes is shown escaped, and tablewriter never sees an escape (it
+// would add a stray "\x1b[0m").
+//
 // Every option is set explicitly because tablewriter's defaults and output
 // have changed between minor releases (v1.1.4 dropped numeric
 // right-alignment); the golden tests pin the result.
 func renderTable(w io.Writer, header []string, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			r[i] = vocab.Printable(c)
+		}
 	}
 	if plainCells(header, rows) {
 		_, err := w.Write(renderPlain(header, rows))

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
@@ -78,7 +77,7 @@ func (s LagSample) Frame(sc Screen) []byte {
 	header, rows := s.cells()
 	for _, r := range rows {
 		for i := range r {
-			r[i] = screenSafe(r[i])
+			r[i] = vocab.Printable(r[i])
 		}
 	}
 	// The time first: on a narrow terminal it is what shows the frame is new.
@@ -227,22 +226,6 @@ func cut(s string, width int) string {
 		return s
 	}
 	return twwidth.Truncate(s, width, "…")
-}
-
-// screenSafe replaces what a terminal would not print as text — control
-// characters, escape sequences, invalid UTF-8 — in a cell: group names are
-// any string a client chose, and must not move the cursor or recolour the
-// screen.
-func screenSafe(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) && !strings.ContainsRune(s, '\uFFFD') && utf8.ValidString(s) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\uFFFD' {
-			return '?'
-		}
-		return r
-	}, strings.ToValidUTF8(s, "?"))
 }
 
 func plural(n int, one, many string) string {

@@ -1,6 +1,7 @@
 package resetplan
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -47,7 +48,11 @@ func ParseStrategy(name, value string) (StrategySpec, error) {
 	case StrategyToOffset, StrategyShiftBy:
 		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 		if err != nil {
-			return spec, &ArgError{Option: string(t), Value: value, Msg: "not a whole number",
+			msg := "not a whole number"
+			if errors.Is(err, strconv.ErrRange) {
+				msg = "out of range: a whole number from -9223372036854775808 to 9223372036854775807"
+			}
+			return spec, &ArgError{Option: string(t), Value: value, Msg: msg,
 				Java: fmt.Sprintf("Cannot parse argument '%s' of option %s", value, t)}
 		}
 		spec.Offset = n

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
@@ -99,4 +100,14 @@ func ExitCode(ctx context.Context, err error) int {
 func IsSilent(err error) bool {
 	var ee *exitError
 	return errors.As(err, &ee) && ee.silent
+}
+
+// OutputClosed reports whether err is a write to a stream whose reader
+// has gone (`kcg describe --all-groups | head -1`): EPIPE, which main
+// receives as an error rather than a SIGPIPE death because it ignores
+// the signal. A read command ends there quietly with exit 0, as the Java
+// tool does; a command that wrote to Kafka reports it as any failure to
+// print its report.
+func OutputClosed(err error) bool {
+	return err != nil && errors.Is(err, syscall.EPIPE)
 }

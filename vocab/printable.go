@@ -1,0 +1,132 @@
+package vocab
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Printable is s as a terminal line may show it: a group id, topic or
+// member id is any string a client chose, and a name holding "\x1b[2K" or
+// "\r" must not erase rows, move the cursor or recolour the screen when a
+// table or a message prints it. Control characters (C0, DEL, C1), the
+// line and paragraph separators and the bidirectional overrides become Go
+// escapes (\x1b, \n, \t, \u2028, \u202e), an invalid UTF-8 byte \xff.
+// Everything else, unicode included, is kept. A string that needs nothing
+// is returned as is, without allocating.
+//
+// Every table cell and every stderr line of both command lines goes
+// through it (output's renderTable, PrintableWriter on stderr, kcg watch's
+// screen); JSON, YAML and CSV keep the exact name.
+func Printable(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unsafeRune(r, n) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafeRune(r, n):
+			b.WriteString(escapeRune(r))
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether r (n bytes of UTF-8, a RuneError of one byte
+// being invalid UTF-8) would not print as text.
+func unsafeRune(r rune, n int) bool {
+	switch {
+	case r == utf8.RuneError && n == 1:
+		return true
+	case unicode.IsControl(r), r == '\u2028', r == '\u2029':
+		return true
+	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069', r == '\u200e', r == '\u200f', r == '\u061c':
+		// Bidirectional embeddings, overrides and isolates reorder what
+		// follows them on the line.
+		return true
+	}
+	return false
+}
+
+func escapeRune(r rune) string {
+	switch r {
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	}
+	if r < 0x100 {
+		return fmt.Sprintf(`\x%02x`, r)
+	}
+	return fmt.Sprintf(`\u%04x`, r)
+}
+
+// PrintableWriter writes each line given to it through Printable, keeping
+// the line breaks: the stderr of both command lines, so that a notice
+// naming a group ("Consumer group 'x\x1b[1A' has no active members.") is
+// one harmless line whoever wrote it. Raw returns the stream beneath, for
+// the one writer that means its escapes (the progress line).
+type PrintableWriter struct{ w io.Writer }
+
+// NewPrintableWriter returns w behind Printable; a PrintableWriter is
+// returned as is.
+func NewPrintableWriter(w io.Writer) *PrintableWriter {
+	if p, ok := w.(*PrintableWriter); ok {
+		return p
+	}
+	return &PrintableWriter{w}
+}
+
+// Write writes p with every line through Printable. It reports len(p)
+// written when the escaped text was written whole.
+func (p *PrintableWriter) Write(b []byte) (int, error) {
+	s := string(b)
+	var out strings.Builder
+	for line := range strings.Lines(s) {
+		body, nl := strings.CutSuffix(line, "\n")
+		out.WriteString(Printable(body))
+		if nl {
+			out.WriteByte('\n')
+		}
+	}
+	if _, err := io.WriteString(p.w, out.String()); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Raw is the writer beneath p.
+func (p *PrintableWriter) Raw() io.Writer { return p.w }
+
+// RawWriter is w without a PrintableWriter in front.
+func RawWriter(w io.Writer) io.Writer {
+	if p, ok := w.(*PrintableWriter); ok {
+		return p.w
+	}
+	return w
+}
