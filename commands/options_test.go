@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/kcg-dev/kcg/internal/app"
@@ -96,6 +97,13 @@ func TestPlanOptions(t *testing.T) {
 	o, err = parseOptions(t, "plan", planOptionsFrom, "billing", "--from-file", csv, "--out", "x")
 	if err != nil || o.request.Strategy.Type != resetplan.StrategyFromFile || len(o.request.Strategy.Targets) == 0 {
 		t.Errorf("--from-file: %+v, %v", o.request.Strategy, err)
+	}
+	// The file is the scope: a --topic beside it would be ignored, so it
+	// is refused (issue 20 §2.2); drop-in mode keeps Java's way.
+	_, err = parseOptions(t, "plan", planOptionsFrom, "billing", "--topic", "payments", "--from-file", csv, "--out", "x")
+	wantCode(t, err, app.ExitUsage)
+	if err == nil || !strings.Contains(err.Error(), "--from-file") || !strings.Contains(err.Error(), "drop --topic") {
+		t.Errorf("--from-file with --topic: %v", err)
 	}
 }
 

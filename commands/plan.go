@@ -140,6 +140,12 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	if r.Scope, err = resetplan.ParseScope(c.Bool("all-topics"), c.StringSlice("topic")); err != nil {
 		return o, app.Usagef("%s", err)
 	}
+	if c.IsSet("from-file") && c.IsSet("topic") {
+		// The Java tool ignores the scope here; resetting what the file
+		// names while --topic said otherwise would surprise (drop-in keeps
+		// Java's way).
+		return o, app.Usagef("--from-file resets the partitions the file names: it is the scope; drop --topic (or edit the file)")
+	}
 	single := ""
 	if len(o.scope.groups) == 1 {
 		single = o.scope.groups[0]
