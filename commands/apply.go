@@ -159,9 +159,30 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	}
 	res := r.apply(ctx, c.Context.Done(), cl, check)
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res})); err != nil {
-		return err
+		return r.unreported(err, res.Verdict(), check, rbPath)
 	}
 	return r.exit(res.Verdict(), check, rbPath)
+}
+
+// unreported is the error of an apply whose report could not be printed
+// (werr: stdout closed or full). Exit 1 would say nothing was written:
+// when something was (or may have been), stderr names it and the code is
+// ExitUnreported, whatever the apply's own code would have been.
+func (r *applyRun) unreported(werr error, v groupops.Verdict, check *groupops.Check, rbPath string) error {
+	if len(v.Written) == 0 && len(v.Unknown) == 0 {
+		if err := r.exit(v, check, rbPath); err != nil {
+			return fmt.Errorf("%w (and the report could not be printed: %v)", err, werr)
+		}
+		return werr
+	}
+	failed := ""
+	if v.Failed != nil {
+		failed = fmt.Sprintf("; it stopped at group %s: %v", v.Failed.Group, v.Failure)
+	} else if v.Interrupted {
+		failed = "; it was interrupted"
+	}
+	return app.WithCode(app.ExitUnreported, fmt.Errorf("apply wrote to Kafka but its report could not be printed (%v): written: %s; not written: %s%s%s; rollback plan %s (undo with kcg apply %s)",
+		werr, orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), failed, rbPath, rbPath))
 }
 
 // applyRun is one kcg apply, shared by its steps.
