@@ -142,6 +142,9 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 		}
 	}
 	r := &o.request
+	if _, err = topicArgs(c); err != nil {
+		return o, err
+	}
 	if r.Scope, err = resetplan.ParseScope(c.Bool("all-topics"), c.StringSlice("topic")); err != nil {
 		return o, app.Usagef("%s", err)
 	}
@@ -206,7 +209,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	progress.say("resolving the targets of " + vocab.Count(len(snaps), "group"))
 	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, snaps, o.request)
 	if err != nil {
-		return planError(err)
+		return planError(withTopicHints(ctx, cl, err))
 	}
 	progress.done()
 	for _, w := range warnings {
