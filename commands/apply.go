@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +60,10 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		return o, app.Usagef("apply takes one plan file")
 	}
 	o.path = c.Args().First()
+	if o.rollbackOut == "-" {
+		// stdout carries the report; a file named "-" is never meant.
+		return o, app.Usagef("--rollback-out -: the rollback plan must be a file (stdout carries the report); name a new file, or leave it out for the default beside the plan")
+	}
 	if d := c.String("expect-digest"); d != "" {
 		o.expectDigest = normalizeDigest(d)
 	}
@@ -76,22 +81,38 @@ func normalizeDigest(d string) string {
 	return d
 }
 
-// rollbackStampRE is the ".rollback-<stamp>" a default rollback name ends
-// with (before its extension).
-var rollbackStampRE = regexp.MustCompile(`\.rollback-[0-9]{8}T[0-9]{6}Z$`)
+// rollbackStampRE is the ".rollback[N]-<stamp>" a default rollback name
+// ends with (before its extension); N, the generation, is absent for 1.
+var rollbackStampRE = regexp.MustCompile(`\.rollback([0-9]*)-[0-9]{8}T[0-9]{6}Z$`)
 
-// defaultRollbackPath is beside the plan, named for the time of apply. The
-// name never nests: the rollback of X.yaml and of X.rollback-T1.yaml are
-// both X.rollback-T2.yaml. An existing file is never overwritten (the
-// caller refuses).
+// defaultRollbackPath is beside the plan, named for its generation and the
+// time of apply: the rollback of X.yaml is X.rollback-T1.yaml, the
+// rollback of that (a redo of X) X.rollback2-T2.yaml, then
+// X.rollback3-T3.yaml (an undo of X again): odd generations undo X, even
+// ones redo it. The name never nests, and a rollback's own rollback never
+// has its name, even within one second. An existing file is never
+// overwritten (the caller refuses).
 func defaultRollbackPath(planPath string, now time.Time) string {
 	stamp := now.UTC().Format("20060102T150405Z")
 	if planPath == "-" {
 		return "kcg-rollback-" + stamp + ".yaml"
 	}
 	base := strings.TrimSuffix(planPath, filepath.Ext(planPath))
-	base = rollbackStampRE.ReplaceAllString(base, "")
-	return base + ".rollback-" + stamp + ".yaml"
+	generation := 1
+	if m := rollbackStampRE.FindStringSubmatchIndex(base); m != nil {
+		generation = 2
+		if m[2] < m[3] {
+			n, err := strconv.Atoi(base[m[2]:m[3]])
+			if err == nil && n > 0 {
+				generation = n + 1
+			}
+		}
+		base = base[:m[0]]
+	}
+	if generation == 1 {
+		return base + ".rollback-" + stamp + ".yaml"
+	}
+	return base + ".rollback" + strconv.Itoa(generation) + "-" + stamp + ".yaml"
 }
 
 func errRollbackExists(path string, given bool) error {
@@ -159,9 +180,30 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	}
 	res := r.apply(ctx, c.Context.Done(), cl, check)
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res})); err != nil {
-		return err
+		return r.unreported(err, res.Verdict(), check, rbPath)
 	}
 	return r.exit(res.Verdict(), check, rbPath)
+}
+
+// unreported is the error of an apply whose report could not be printed
+// (werr: stdout closed or full). Exit 1 would say nothing was written:
+// when something was (or may have been), stderr names it and the code is
+// ExitUnreported, whatever the apply's own code would have been.
+func (r *applyRun) unreported(werr error, v groupops.Verdict, check *groupops.Check, rbPath string) error {
+	if len(v.Written) == 0 && len(v.Unknown) == 0 {
+		if err := r.exit(v, check, rbPath); err != nil {
+			return fmt.Errorf("%w (and the report could not be printed: %v)", err, werr)
+		}
+		return werr
+	}
+	failed := ""
+	if v.Failed != nil {
+		failed = fmt.Sprintf("; it stopped at group %s: %v", v.Failed.Group, v.Failure)
+	} else if v.Interrupted {
+		failed = "; it was interrupted"
+	}
+	return app.WithCode(app.ExitUnreported, fmt.Errorf("apply wrote to Kafka but its report could not be printed (%v): written: %s; not written: %s%s%s; rollback plan %s (undo with kcg apply %s)",
+		werr, orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), failed, rbPath, rbPath))
 }
 
 // applyRun is one kcg apply, shared by its steps.

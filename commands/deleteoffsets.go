@@ -46,14 +46,10 @@ func deleteOffsetsOptionsFrom(c *cli.Context) (deleteOffsetsOptions, error) {
 	if len(topics) == 0 {
 		return o, app.Usagef("give the offsets to delete: --topic T or --topic T:0,2 (repeatable)")
 	}
-	for _, t := range topics {
-		ts, err := resetplan.ParseTopicArg(t)
-		if err != nil {
-			return o, app.Usagef("%s", err)
-		}
-		o.topics = append(o.topics, ts)
-	}
 	var err error
+	if o.topics, err = topicArgs(c); err != nil {
+		return o, err
+	}
 	o.format, err = formatFrom(c)
 	return o, err
 }

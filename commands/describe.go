@@ -58,12 +58,8 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
 	}
-	for _, a := range c.StringSlice("topic") {
-		ts, err := resetplan.ParseTopicArg(a)
-		if err != nil {
-			return o, app.Usagef("%s", err)
-		}
-		o.topics = append(o.topics, ts)
+	if o.topics, err = topicArgs(c); err != nil {
+		return o, err
 	}
 	n := 0
 	for _, v := range []struct {

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
@@ -97,6 +99,13 @@ func TestPlanOptions(t *testing.T) {
 	if err != nil || o.request.Strategy.Type != resetplan.StrategyFromFile || len(o.request.Strategy.Targets) == 0 {
 		t.Errorf("--from-file: %+v, %v", o.request.Strategy, err)
 	}
+	// The file is the scope: a --topic beside it would be ignored, so it
+	// is refused (issue 20 §2.2); drop-in mode keeps Java's way.
+	_, err = parseOptions(t, "plan", planOptionsFrom, "billing", "--topic", "payments", "--from-file", csv, "--out", "x")
+	wantCode(t, err, app.ExitUsage)
+	if err == nil || !strings.Contains(err.Error(), "--from-file") || !strings.Contains(err.Error(), "drop --topic") {
+		t.Errorf("--from-file with --topic: %v", err)
+	}
 }
 
 func TestApplyShowDiffOptions(t *testing.T) {
@@ -144,5 +153,44 @@ func TestListAndDeleteOptions(t *testing.T) {
 	for _, bad := range [][]string{{"billing"}, {"a", "b", "--topic", "t"}, {"billing", "--topic", "t:x"}} {
 		_, err := parseOptions(t, "delete-offsets", deleteOffsetsOptionsFrom, bad...)
 		wantCode(t, err, app.ExitUsage)
+	}
+}
+
+// Default rollback names: a generation counter, never nested, and a
+// rollback's own rollback never has its name, even in the same second
+// (issue 20 §2.5).
+func TestDefaultRollbackPath(t *testing.T) {
+	now := time.Date(2026, 11, 29, 8, 3, 40, 0, time.UTC)
+	for _, c := range []struct{ plan, want string }{
+		{"dir/reset.yaml", "dir/reset.rollback-20261129T080340Z.yaml"},
+		{"dir/reset.json", "dir/reset.rollback-20261129T080340Z.yaml"},
+		{"dir/reset.rollback-20261129T080340Z.yaml", "dir/reset.rollback2-20261129T080340Z.yaml"},
+		{"dir/reset.rollback2-20261129T080340Z.yaml", "dir/reset.rollback3-20261129T080340Z.yaml"},
+		{"dir/reset.rollback9-20200101T000000Z.json", "dir/reset.rollback10-20261129T080340Z.yaml"},
+		{"dir/rb.yaml", "dir/rb.rollback-20261129T080340Z.yaml"},
+		{"-", "kcg-rollback-20261129T080340Z.yaml"},
+		{"kcg-rollback-20261129T080340Z.yaml", "kcg-rollback-20261129T080340Z.rollback-20261129T080340Z.yaml"},
+	} {
+		if got := defaultRollbackPath(c.plan, now); got != c.want {
+			t.Errorf("defaultRollbackPath(%s) = %s, want %s", c.plan, got, c.want)
+		}
+	}
+	p := "reset.yaml"
+	seen := map[string]bool{p: true}
+	for range 5 {
+		p = defaultRollbackPath(p, now)
+		if seen[p] {
+			t.Fatalf("the chain repeats %s", p)
+		}
+		seen[p] = true
+	}
+}
+
+// --rollback-out - would write a file named "-": refused (issue 20 §2.6).
+func TestApplyRollbackOutDash(t *testing.T) {
+	_, err := parseOptions(t, "apply", applyOptionsFrom, "p.yaml", "--rollback-out", "-")
+	wantCode(t, err, app.ExitUsage)
+	if err == nil || !strings.Contains(err.Error(), "--rollback-out -") {
+		t.Errorf("--rollback-out -: %v", err)
 	}
 }

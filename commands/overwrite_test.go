@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -87,32 +88,47 @@ func TestApplyRollbackOutRefusesExistingFile(t *testing.T) {
 
 var rollbackNameRE = regexp.MustCompile(`rollback plan written to (\S+)`)
 
-// The default rollback name never nests: the rollback of a rollback is
-// again X.rollback-<stamp>.yaml; and an existing default name is refused
-// before anything is written to Kafka.
+// The default rollback name never nests, and the chain shows: the
+// rollback of X.yaml is X.rollback-<stamp>.yaml, the rollback of that (a
+// redo of X) X.rollback2-<stamp>.yaml, then X.rollback3-<stamp>.yaml (an
+// undo again). Each is applied at once, as `apply P -o json | jq -r
+// .rollbackPlan | xargs kcg apply` does, most often in the same second:
+// a rollback's own rollback never has its name, so undo always works
+// (issue 20 §2.5). An existing default name is refused before anything is
+// written to Kafka (below).
 func TestApplyDefaultRollbackNameNeverNests(t *testing.T) {
 	f := newResetFixture(t)
 	plan := f.path("reset.yaml")
 	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-earliest")
-	r := kcgOn(t, f.e, "apply", plan).MustCode(t, 0)
-	m := rollbackNameRE.FindStringSubmatch(r.Stderr)
-	if m == nil {
-		t.Fatalf("stderr %q", r.Stderr)
+	r := kcgOn(t, f.e, "apply", plan, "-o", "json").MustCode(t, 0)
+	var report struct {
+		RollbackPlan string `json:"rollbackPlan"`
 	}
-	rb1 := m[1]
+	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	rb1 := report.RollbackPlan
 	stamped := regexp.MustCompile(`^` + regexp.QuoteMeta(f.path("reset")) + `\.rollback-[0-9]{8}T[0-9]{6}Z\.yaml$`)
 	if !stamped.MatchString(rb1) {
 		t.Fatalf("rollback name %s", rb1)
 	}
-	// The next second, so the new name differs from rb1 (in the same
-	// second it would be rb1 itself: refused, see below).
-	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
-	r = kcgOn(t, f.e, "apply", rb1)
-	r.MustCode(t, 0)
-	f.mustCommitted(t, map[int32]int64{0: 5})
-	m = rollbackNameRE.FindStringSubmatch(r.Stderr)
-	if m == nil || !stamped.MatchString(m[1]) || m[1] == rb1 {
-		t.Fatalf("rollback of %s named %v", rb1, m)
+	if m := rollbackNameRE.FindStringSubmatch(r.Stderr); m == nil || m[1] != rb1 {
+		t.Fatalf("stderr %q names %v, the report %s", r.Stderr, m, rb1)
+	}
+	prev := rb1
+	for _, step := range []struct {
+		gen  string
+		want map[int32]int64
+	}{{"2", map[int32]int64{0: 5}}, {"3", map[int32]int64{0: 0, 1: 0}}} {
+		r = kcgOn(t, f.e, "apply", prev)
+		r.MustCode(t, 0)
+		f.mustCommitted(t, step.want)
+		m := rollbackNameRE.FindStringSubmatch(r.Stderr)
+		genRE := regexp.MustCompile(`^` + regexp.QuoteMeta(f.path("reset")) + `\.rollback` + step.gen + `-[0-9]{8}T[0-9]{6}Z\.yaml$`)
+		if m == nil || !genRE.MatchString(m[1]) || m[1] == prev || stamped.MatchString(m[1]) {
+			t.Fatalf("rollback of %s named %v, want generation %s", prev, m, step.gen)
+		}
+		prev = m[1]
 	}
 }
 

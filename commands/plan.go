@@ -64,6 +64,11 @@ func strategyFrom(c *cli.Context, singleGroup string) (resetplan.StrategySpec, e
 		return spec, app.BadInput(err)
 	case err != nil:
 		return spec, app.Usagef("%s", err)
+	case spec.Type == resetplan.StrategyByDuration && spec.Duration < 0:
+		// Java reads it as a time in the future and falls back to the log
+		// end with its "is empty" text (drop-in keeps that); here it is
+		// a sign typed by mistake.
+		return spec, app.Usagef("--by-duration %s is negative: that is a time in the future; give how long ago, e.g. PT1H (PT0S: now)", value)
 	}
 	return spec, nil
 }
@@ -137,8 +142,17 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 		}
 	}
 	r := &o.request
+	if _, err = topicArgs(c); err != nil {
+		return o, err
+	}
 	if r.Scope, err = resetplan.ParseScope(c.Bool("all-topics"), c.StringSlice("topic")); err != nil {
 		return o, app.Usagef("%s", err)
+	}
+	if c.IsSet("from-file") && c.IsSet("topic") {
+		// The Java tool ignores the scope here; resetting what the file
+		// names while --topic said otherwise would surprise (drop-in keeps
+		// Java's way).
+		return o, app.Usagef("--from-file resets the partitions the file names: it is the scope; drop --topic (or edit the file)")
 	}
 	single := ""
 	if len(o.scope.groups) == 1 {
@@ -195,10 +209,13 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	progress.say("resolving the targets of " + vocab.Count(len(snaps), "group"))
 	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, snaps, o.request)
 	if err != nil {
-		return planError(err)
+		return planError(withTopicHints(ctx, cl, err))
 	}
 	progress.done()
 	for _, w := range warnings {
+		if quietWarning(w, o.request.Strategy) {
+			continue
+		}
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
 	}
 	if planPartitions(plan) == 0 {
@@ -284,6 +301,13 @@ func planWarning(w resetplan.Warning) string {
 		return fmt.Sprintf("group %s has active members: planning is fine, but apply will refuse until its consumers are stopped", w.Group)
 	}
 	return w.Message
+}
+
+// quietWarning: --by-duration PT0S is "now", and no record is newer than
+// now: every partition's log end is the target asked for, not a fallback
+// to warn about.
+func quietWarning(w resetplan.Warning, st resetplan.StrategySpec) bool {
+	return w.Kind == resetplan.WarnNoRecordAfterTime && st.Type == resetplan.StrategyByDuration && st.Duration == 0
 }
 
 // planError maps planning errors to exit codes: bad arguments, partitions

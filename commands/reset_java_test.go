@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -289,6 +290,46 @@ func TestResetJavaDifferences(t *testing.T) {
 		got := f.kcgPlan(t, []string{f.minus}, []string{"--all-topics"}, []string{"--to-current"}).targets
 		mustEqualLines(t, "kcg", got, []string{f.minus + " " + A + " 0 10", f.minus + " " + A + " 2 1"})
 	})
+	// --by-duration reaching before 1970 (100 years): Java 4.4 sends the
+	// negative timestamp and fails (UnsupportedVersionException); kcg
+	// plans the first record after that moment, the log start, in native
+	// and drop-in mode (issue 20 §2.15, docs/plan-format.md).
+	t.Run("by-duration-before-1970", func(t *testing.T) {
+		t.Parallel()
+		strategy := []string{"--by-duration", "PT876000H"}
+		stdout, stderr, _ := e.JavaTool(t, f.javaArgs([]string{f.g1}, []string{"--topic", A}, strategy)...)
+		if !strings.Contains(stdout+stderr, "UnsupportedVersionException") {
+			t.Fatalf("Java did not fail as documented:\n%s\n%s", stdout, stderr)
+		}
+		ours := f.kcgPlan(t, []string{f.g1}, []string{"--topic", A}, strategy).targets
+		earliest := f.kcgPlan(t, []string{f.g1}, []string{"--topic", A}, []string{"--to-earliest"}).targets
+		mustEqualLines(t, "kcg PT876000H vs --to-earliest", ours, earliest)
+		dargs := f.javaArgs([]string{f.g1}, []string{"--topic", A}, strategy)
+		r := kcg(t, dargs...).MustCode(t, 0)
+		mustEqualLines(t, "kcg drop-in PT876000H vs --to-earliest", resetTable(t, "kcg drop-in", dargs, []string{f.g1}, r.Stdout, r.Stderr).targets, earliest)
+	})
+	// A --from-file line with a word for a number: Java 4.4 fails with
+	// Jackson's InvalidFormatException for the offset, and finds "No reset
+	// plan" for the partition; kcg names the line and the field, exit 65
+	// (docs/migration.md).
+	t.Run("from-file-bad-field", func(t *testing.T) {
+		t.Parallel()
+		for _, c := range []struct{ line, field, java string }{
+			{A + ",0,zero", "offset", "InvalidFormatException"},
+			{A + ",zero,8", "partition", "No reset plan for group " + f.g1 + " found."},
+		} {
+			line, field := c.line, c.field
+			file := f.write(t, "bad-"+field+".csv", line+"\n")
+			stdout, stderr, _ := e.JavaTool(t, f.javaArgs([]string{f.g1}, nil, []string{"--from-file", file})...)
+			if !strings.Contains(stdout+stderr, c.java) {
+				t.Errorf("Java on %q did not fail as documented (%q):\n%s\n%s", line, c.java, stdout, stderr)
+			}
+			r := kcgOn(t, e, "plan", f.g1, "--from-file", file, "--out", filepath.Join(t.TempDir(), "p.yaml")).MustCode(t, 65)
+			if !strings.Contains(r.Stderr, "CSV line 1: "+field+` "zero" is not a number`) {
+				t.Errorf("kcg on %q: stderr %q", line, r.Stderr)
+			}
+		}
+	})
 	// The same refusals, with the Java tool's text: --shift-by on a
 	// partition without a commit, and partitions that do not exist.
 	t.Run("refusals", func(t *testing.T) {
@@ -531,6 +572,13 @@ func (f *javaResetFixture) javaTable(t *testing.T, groups, scope, strategy []str
 	if code != 0 || strings.Contains(stdout, "Exception") {
 		t.Fatalf("Java %q: exit %d\nstdout:\n%s\nstderr:\n%s", args[2:], code, stdout, stderr)
 	}
+	return resetTable(t, "Java", args, groups, stdout, stderr)
+}
+
+// resetTable reads a --reset-offsets --dry-run table (the Java tool's, or
+// kcg drop-in's) printed on stdout.
+func resetTable(t *testing.T, tool string, args, groups []string, stdout, stderr string) toolResult {
+	t.Helper()
 	known := append([]string(nil), groups...)
 	// Longest first: one group id may be a prefix of another.
 	sort.Slice(known, func(i, j int) bool { return len(known[i]) > len(known[j]) })
@@ -545,7 +593,7 @@ func (f *javaResetFixture) javaTable(t *testing.T, groups, scope, strategy []str
 			if rest, ok := strings.CutPrefix(line, g+" "); ok && header {
 				fs := strings.Fields(rest)
 				if len(fs) != 3 {
-					t.Fatalf("Java row %q", line)
+					t.Fatalf("%s row %q", tool, line)
 				}
 				res.targets = append(res.targets, g+" "+strings.Join(fs, " "))
 				break
@@ -553,7 +601,7 @@ func (f *javaResetFixture) javaTable(t *testing.T, groups, scope, strategy []str
 		}
 	}
 	if !header {
-		t.Fatalf("Java %q printed no table:\n%s\nstderr:\n%s", args[2:], stdout, stderr)
+		t.Fatalf("%s %q printed no table:\n%s\nstderr:\n%s", tool, args[2:], stdout, stderr)
 	}
 	sort.Strings(res.targets)
 	res.messages = messagesIn(stdout, stderr)
@@ -588,6 +636,42 @@ func (f *javaResetFixture) javaExportRaw(t *testing.T, groups, scope, strategy [
 func (f *javaResetFixture) javaExport(t *testing.T, name string, groups, scope, strategy []string) string {
 	t.Helper()
 	return f.write(t, name, f.javaExportRaw(t, groups, scope, strategy))
+}
+
+// negativeDuration: a --by-duration of a negative duration (a time in
+// the future).
+func negativeDuration(strategy []string) bool {
+	return strings.HasPrefix(strings.Join(strategy, "="), "--by-duration=-")
+}
+
+// compareDropin compares kcg drop-in mode with the Java tool, for what
+// native kcg plan refuses: a negative --by-duration is a usage error
+// there (issue 20 §2.8), but drop-in mode keeps Java's fallback to the
+// log end with its Warn lines.
+func (f *javaResetFixture) compareDropin(t *testing.T, sc resetScenario, strategy, javaStrategy, javaGroups []string) {
+	t.Helper()
+	args := append(append(append([]string{"plan"}, sc.groups...), sc.scope...), strategy...)
+	r := kcgOn(t, f.e, append(args, "--out", filepath.Join(t.TempDir(), "refused.yaml"), "--allow-new-group")...).MustCode(t, 64)
+	if !strings.Contains(r.Stderr, "negative") {
+		t.Errorf("kcg plan %q: stderr %q", strategy, r.Stderr)
+	}
+	dargs := f.javaArgs(sc.groups, sc.scope, strategy)
+	r = kcg(t, dargs...).MustCode(t, 0)
+	ours := resetTable(t, "kcg drop-in", dargs, sc.groups, r.Stdout, r.Stderr)
+	java := f.javaTable(t, javaGroups, sc.scope, javaStrategy)
+	if len(java.targets) == 0 {
+		t.Fatal("the Java tool planned nothing: the scenario shows nothing")
+	}
+	if strings.Join(ours.targets, "\n") != strings.Join(java.targets, "\n") {
+		t.Errorf("targets differ\nkcg drop-in:\n%s\nJava:\n%s", strings.Join(ours.targets, "\n"), strings.Join(java.targets, "\n"))
+	}
+	if strings.Join(ours.messages, "\n") != strings.Join(java.messages, "\n") {
+		t.Errorf("messages differ\nkcg drop-in:\n%s\nJava:\n%s", strings.Join(ours.messages, "\n"), strings.Join(java.messages, "\n"))
+	}
+	r = kcg(t, f.javaArgs(sc.groups, sc.scope, strategy, "--export")...).MustCode(t, 0)
+	if javaCSV := f.javaExportRaw(t, javaGroups, sc.scope, javaStrategy); strings.Join(csvLines(r.Stdout), "\n") != strings.Join(csvLines(javaCSV), "\n") {
+		t.Errorf("CSV differs\nkcg drop-in --export:\n%q\nJava --export:\n%q", r.Stdout, javaCSV)
+	}
 }
 
 // kcgPlanResult is kcg plan's output.
@@ -673,7 +757,19 @@ func (f *javaResetFixture) compare(t *testing.T, sc resetScenario) {
 	}
 
 	t.Logf("strategy %q", strategy)
-	ours := f.kcgPlan(t, sc.groups, sc.scope, strategy)
+	if negativeDuration(strategy) {
+		f.compareDropin(t, sc, strategy, javaStrategy, javaGroups)
+		return
+	}
+	kcgScope := sc.scope
+	if strategy[0] == "--from-file" && slices.Contains(sc.scope, "--topic") {
+		// Java ignores the scope of a --from-file; kcg refuses it (the
+		// file is the scope, issue 20 §2.2) and plans the same without it.
+		args := append(append(append([]string{"plan"}, sc.groups...), sc.scope...), strategy...)
+		kcgOn(t, f.e, append(args, "--out", filepath.Join(t.TempDir(), "refused.yaml"), "--allow-new-group")...).MustCode(t, 64)
+		kcgScope = nil
+	}
+	ours := f.kcgPlan(t, sc.groups, kcgScope, strategy)
 	java := f.javaTable(t, javaGroups, sc.scope, javaStrategy)
 	if len(java.targets) == 0 {
 		t.Fatal("the Java tool planned nothing: the scenario shows nothing")

@@ -10,6 +10,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -122,6 +123,32 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 		if err != nil {
 			return err
 		}
+		if n == 0 {
+			if err := refuseMissingWatched(s, o.scope, doc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// refuseMissingWatched ends a watch whose first sample found a named group
+// that does not exist, as describe does (exit 1, the same line on
+// stderr): a typo would otherwise be watched as an idle group. A group
+// deleted later in the watch is shown with its error and watched on.
+func refuseMissingWatched(s Streams, scope groupScope, doc output.LagSample) error {
+	if scope.all {
+		return nil
+	}
+	missing := 0
+	for _, g := range doc.Groups {
+		if g.State == nil && g.Error != nil && *g.Error == vocab.ErrGroupNotFound.Error() {
+			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Group))
+			missing++
+		}
+	}
+	if missing > 0 {
+		return app.Silent(app.ExitError)
 	}
 	return nil
 }

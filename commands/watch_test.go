@@ -211,3 +211,46 @@ func TestWatchTerminalFrames(t *testing.T) {
 		t.Errorf("after Ctrl-C: exit %d, stderr %q, stdout %q", code, stderr, out)
 	}
 }
+
+// A named group that does not exist is reported as describe reports it
+// (the same stderr line, exit 1), not watched as an idle group with
+// STATUS OK; its JSON entry carries the error.
+func TestWatchMissingGroup(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "payments")
+	real := kafkatest.UniqueName(t, "billing")
+	missing := kafkatest.UniqueName(t, "nosuch")
+	e.CreateTopic(t, topic, 1)
+	e.Commit(t, real, topic, map[int32]int64{0: 0})
+
+	r := kcgOn(t, e, "watch", missing, "--interval", "100ms", "--count", "3", "-o", "json")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "Error: Consumer group '"+missing+"' does not exist.") {
+		t.Fatalf("watch of a missing group: exit %d, stderr %q; want 1 and describe's line", r.Code, r.Stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("watch of a missing group printed %d samples, want the first only:\n%s", len(lines), r.Stdout)
+	}
+	var doc struct {
+		Groups []struct {
+			Group  string  `json:"group"`
+			Status string  `json:"status"`
+			Error  *string `json:"error"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Groups) != 1 || doc.Groups[0].Error == nil || *doc.Groups[0].Error != "the group does not exist" || doc.Groups[0].Status == "OK" {
+		t.Fatalf("sample of a missing group: %s", lines[0])
+	}
+
+	// With a group that exists beside it: the table still shows, exit 1.
+	r = kcgOn(t, e, "watch", real, missing, "--count", "2", "--interval", "100ms")
+	if r.Code != 1 || !strings.Contains(r.Stdout, real) || strings.Count(r.Stderr, "does not exist") != 1 {
+		t.Fatalf("watch of a real and a missing group: exit %d\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if regexp.MustCompile(missing + `\s.*\bOK\b`).MatchString(r.Stdout) {
+		t.Fatalf("a missing group shows STATUS OK:\n%s", r.Stdout)
+	}
+}

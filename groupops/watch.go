@@ -176,7 +176,9 @@ func (w *Watcher) addGroup(s *Snapshot, g *Group, at time.Duration) GroupWatch {
 	}
 	if gw.Status == "" {
 		gw.Status = StatusUnknown
-		if len(w.lags[g.Name()]) >= 1 {
+		// A group that does not exist has nothing to judge: UNKNOWN, never
+		// OK (its entry carries the error).
+		if len(w.lags[g.Name()]) >= 1 && g.Err == nil && g.Desc.Exists {
 			gw.Status = StatusOK // nothing to consume, for two samples now
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // KindLagSample is the kind of one `kcg watch -o json` line.
@@ -71,6 +72,9 @@ func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSam
 			EtaSeconds: round(gw.ETASeconds), Status: gw.Status, Trend: gw.Trend, Partitions: []WatchedPartition{}, Error: errText(g.Err)}
 		if g.Desc.Exists {
 			wg.State = Ptr(g.Desc.State)
+		} else if g.Err == nil {
+			// As describe: a group that does not exist carries the error.
+			wg.Error = Ptr(vocab.ErrGroupNotFound.Error())
 		}
 		for _, p := range gw.Partitions {
 			wp := WatchedPartition{Topic: p.TP.Topic, Partition: p.TP.Partition, CommittedOffset: p.Committed, EndOffset: p.End, Lag: p.Lag,

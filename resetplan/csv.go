@@ -195,10 +195,11 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 	if len(rows) == 0 {
 		return ft, FormatCSVWithGroup, nil
 	}
-	threeCol := false
-	if _, _, _, err := parseCSVRow(rows[0].fields, false); err == nil {
-		threeCol = true
-	}
+	// With one group a 3-field first row is the 3-column layout even if
+	// a number in it is bad, so the bad field is named (offset "zero" is
+	// not a number), not reported as a 4-field row missing a field.
+	_, _, _, err := parseCSVRow(rows[0].fields, false)
+	threeCol := err == nil || (len(rows[0].fields) == 3 && singleGroup != "")
 	if threeCol && singleGroup == "" {
 		return nil, FormatCSVNoGroup, &DecodeError{Format: "csv", Line: rows[0].line, Msg: "this is a topic,partition,offset file, which names no group; " +
 			"it can only be used with exactly one --group (the Java tool's rule), or add a group column"}

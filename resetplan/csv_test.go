@@ -119,6 +119,12 @@ func TestParseCSV(t *testing.T) {
 		{"bad partition", "g,t,x,5\n", "", "", nil, `CSV line 1: partition "x" is not a number`},
 		{"bad offset", "g,t,0,1.5\n", "", "", nil, `CSV line 1: offset "1.5" is not a number`},
 		{"partition overflow", "g,t,3000000000,5\n", "", "", nil, `partition "3000000000" is not a number`},
+		// One group, a 3-field first row with a bad number: the field is
+		// named, not "3 fields, want 4" (issue 20 §2.15).
+		{"3 columns, bad offset on line 1", "t1,0,zero\n", "g", "", nil, `CSV line 1: offset "zero" is not a number`},
+		{"3 columns, bad partition on line 1", "t1,zero,8\n", "g", "", nil, `CSV line 1: partition "zero" is not a number`},
+		{"3 columns, bad offset on line 2", "t1,0,5\nt1,1,zero\n", "g", "", nil, `CSV line 2: offset "zero" is not a number`},
+		{"4 columns missing a field, several groups", "g,t,0\n", "", "", nil, "CSV line 1: 3 fields, want 4"},
 		{"bare quote", "g\"x,t,0,5\n", "", "", nil, "CSV line 1: bare \""},
 	}
 	for _, tc := range cases {

@@ -12,11 +12,15 @@ import (
 
 // Exit codes (docs/exit-codes.md).
 const (
-	ExitOK          = 0
-	ExitError       = 1
-	ExitDiff        = 2
-	ExitRefused     = 3
-	ExitPartial     = 4
+	ExitOK      = 0
+	ExitError   = 1
+	ExitDiff    = 2
+	ExitRefused = 3
+	ExitPartial = 4
+	// ExitUnreported: the writes happened but their report could not be
+	// printed (stdout closed or full); stderr names what was written. 5
+	// is the spec's threshold code.
+	ExitUnreported  = 6
 	ExitUsage       = 64
 	ExitBadInput    = 65
 	ExitInterrupted = 130
