@@ -13,6 +13,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
@@ -202,6 +203,9 @@ func (d *dropIn) deleteGroups() error {
 		return err
 	}
 	defer done()
+	if err := d.writeUndo(ctx, cl, groups, resetplan.StrategyDeleteGroup, nil); err != nil {
+		return err
+	}
 	outcomes, err := groupops.DeleteGroups(ctx, cl, groups)
 	if err != nil {
 		return err
@@ -222,6 +226,23 @@ func (d *dropIn) deleteGroups() error {
 	if failed {
 		return app.Silent(app.ExitError)
 	}
+	return nil
+}
+
+// writeUndo is kcg's one addition to the Java tool's --delete and
+// --delete-offsets: before deleting, it plans the delete and writes the
+// plan's undo (planfile.WriteUndo, in the current directory), naming it on
+// stderr; stdout stays the Java tool's. Nothing is deleted when it fails.
+func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) error {
+	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
+	if err != nil {
+		return err
+	}
+	path, err := planfile.WriteUndo(plan, time.Now())
+	if err != nil {
+		return fmt.Errorf("writing the undo plan (nothing was deleted): %w", err)
+	}
+	fmt.Fprintf(d.s.Err, "undo plan written to %s: kcg apply %s re-commits the offsets deleted now\n", path, path)
 	return nil
 }
 
@@ -249,6 +270,9 @@ func (d *dropIn) deleteOffsets() error {
 		return err
 	}
 	defer done()
+	if err := d.writeUndo(ctx, cl, []string{group}, resetplan.StrategyDeleteOffsets, specs); err != nil {
+		return err
+	}
 	r, err := groupops.DeleteOffsets(ctx, cl, group, specs)
 	if err != nil {
 		return err
