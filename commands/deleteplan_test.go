@@ -94,6 +94,9 @@ func TestDeletePlanRoundTrip(t *testing.T) {
 	if listed(t, f.e, f.group) || len(f.e.Committed(t, f.group)) != 0 {
 		t.Fatalf("group still there after apply: %v\n%s", f.e.Committed(t, f.group), r.Stderr)
 	}
+	if !strings.Contains(r.Stderr, "1 group deleted, with 3 committed offsets; undo with kcg apply "+rb) {
+		t.Fatalf("apply's last line:\n%s", r.Stderr)
+	}
 	rbData, _ := os.ReadFile(rb)
 	schematest.MustMatch(t, "OffsetResetPlan", string(rbData), true)
 	// Applying it again: already applied, exit 0.
