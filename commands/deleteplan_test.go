@@ -231,6 +231,11 @@ func TestDeleteShortcutGate(t *testing.T) {
 	if len(rows(r.Stdout, f.group)) != 3 || entries() != n || !listed(t, f.e, f.group) || fmt.Sprint(f.e.Committed(t, f.group)) != f.committedText {
 		t.Fatalf("--dry-run deleted, wrote an undo plan, or did not show the group:\n%s\n%s", r.Stdout, r.Stderr)
 	}
+	r = kcgOn(t, f.e, "delete", f.group, "--dry-run", "-o", "json").MustCode(t, 0)
+	schematest.MustMatch(t, "OffsetResetPlan", r.Stdout, false)
+	if !strings.Contains(r.Stdout, `"type": "delete-group"`) || entries() != n {
+		t.Fatalf("--dry-run -o json:\n%s", r.Stdout)
+	}
 	r = kcgOn(t, f.e, "delete-offsets", f.group, "--topic", f.topic+":1", "--dry-run").MustCode(t, 0)
 	if got := rows(r.Stdout, f.group); len(got) != 1 || got[0][1] != f.topic || got[0][2] != "1" || got[0][3] != "5" {
 		t.Fatalf("delete-offsets --dry-run:\n%s", r.Stdout)

@@ -138,6 +138,9 @@ func errLine(stderr string) (string, error) {
 		case strings.HasPrefix(l, "kcg: "):
 			errs = append(errs, l)
 		case strings.HasPrefix(l, "rollback plan written to "):
+		case strings.HasPrefix(l, "undo plan written to "):
+			// kcg delete and delete-offsets name their undo plan, as
+			// apply names its rollback plan.
 		default:
 			return "", fmt.Errorf("unexpected stderr line %q in %q", l, stderr)
 		}
