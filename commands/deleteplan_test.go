@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
@@ -302,4 +303,39 @@ func TestDeleteUndoInCurrentDirectory(t *testing.T) {
 	if names[0] == names[1] {
 		t.Fatalf("two undo plans, one name: %v", names)
 	}
+}
+
+// A consumer-protocol (KIP-848) group: planned, deleted and brought back
+// like a classic one.
+func TestDeletePlanConsumerProtocolGroup(t *testing.T) {
+	f := newDeleteFixture(t)
+	g := kafkatest.UniqueName(t, "kip848")
+	f.e.ConsumerProtocolMember(t, g, f.topic).Stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		d := parseDescribe(t, kcgOn(t, f.e, "describe", g, "-o", "json").Stdout)
+		if len(d.Groups) == 1 && d.Groups[0].State != nil && *d.Groups[0].State == "Empty" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("group %s never became Empty: %+v", g, d)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	f.e.Commit(t, g, f.topic, map[int32]int64{0: 2, 1: 4})
+	want := fmt.Sprint(f.e.Committed(t, g))
+	plan, rb := f.path("848.yaml"), f.path("848.rb.yaml")
+	kcgOn(t, f.e, "plan", g, "--delete", "--out", plan).MustCode(t, 0)
+	if data, _ := os.ReadFile(plan); !strings.Contains(string(data), "type: consumer") {
+		t.Fatalf("not planned as a consumer group:\n%s", data)
+	}
+	kcgOn(t, f.e, "apply", plan, "--rollback-out", rb).MustCode(t, 0)
+	if listed(t, f.e, g) || len(f.e.Committed(t, g)) != 0 {
+		t.Fatalf("%s still there", g)
+	}
+	kcgOn(t, f.e, "apply", rb, "--rollback-out", f.path("848.rbrb.yaml")).MustCode(t, 0)
+	if got := fmt.Sprint(f.e.Committed(t, g)); got != want || !listed(t, f.e, g) {
+		t.Fatalf("after the rollback %s, want %s", got, want)
+	}
+	t.Logf("type after the rollback: %s", f.e.GroupTypes(t)[g])
 }
