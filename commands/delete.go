@@ -64,13 +64,15 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 	if err != nil {
 		return err
 	}
-	if stop, err := o.gate.run(ctx, cl, s, o.format, groups, resetplan.StrategyDeleteGroup, nil); stop {
+	undo, stop, err := o.gate.run(ctx, cl, s, o.format, groups, resetplan.StrategyDeleteGroup, nil)
+	if stop {
 		return err
 	}
 	res, err := groupops.DeleteGroups(ctx, cl, groups)
 	if err != nil {
 		return err
 	}
+	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, res) })
 	for _, d := range res {
 		switch {
 		case errors.Is(d.Err, groupops.ErrOutcomeUnknown):

@@ -49,38 +49,59 @@ func (g deleteGate) check(s Streams, what string) error {
 // errDeclined is the answer to the question that was not yes: exit 1.
 var errDeclined = errors.New("not confirmed: nothing was deleted")
 
+// undoFile is the undo plan a delete shortcut wrote, and the delete plan
+// it undoes.
+type undoFile struct {
+	plan *resetplan.Plan
+	path string
+}
+
+// narrow rewrites the undo plan when keep (groupops.KeepDeletedGroups or
+// KeepDeletedOffsets) dropped what Kafka refused to delete: an undo plan
+// naming offsets that are still there would be refused as stale.
+func (u undoFile) narrow(s Streams, keep func(*resetplan.Plan) bool) {
+	if !keep(u.plan) {
+		return
+	}
+	if err := planfile.ReplaceUndo(u.path, u.plan, time.Now()); err != nil {
+		fmt.Fprintf(s.Err, "warning: the undo plan %s also names what was not deleted (rewriting it failed: %v): apply it with --force, or edit it\n", u.path, err)
+		return
+	}
+	fmt.Fprintf(s.Err, "undo plan %s rewritten: it restores only what was deleted\n", u.path)
+}
+
 // run plans the delete (groupops.PlanDelete), then with --dry-run prints
 // the plan and stops; otherwise asks on a terminal unless --yes, writes the
-// undo plan (named on stderr) and returns nil: the caller deletes.
-func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, format output.Format, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (stop bool, err error) {
+// undo plan (named on stderr) and returns it: the caller deletes.
+func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, format output.Format, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (u undoFile, stop bool, err error) {
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
-		return true, err
+		return u, true, err
 	}
 	doc := output.PlanDocument{Plan: plan}
 	if g.dryRun {
 		if err := output.Write(s.Out, format, doc); err != nil {
-			return true, err
+			return u, true, err
 		}
 		fmt.Fprintf(s.Err, "dry run: nothing was deleted\n")
-		return true, nil
+		return u, true, nil
 	}
 	if !g.yes {
 		if err := doc.WriteTable(s.Err); err != nil {
-			return true, err
+			return u, true, err
 		}
 		fmt.Fprintf(s.Err, "delete this? an undo plan is written first [y/N] ")
 		answer, _ := bufio.NewReader(s.In).ReadString('\n')
 		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			return true, errDeclined
+			return u, true, errDeclined
 		}
 	}
 	path, err := writeUndo(plan)
 	if err != nil {
-		return true, err
+		return u, true, err
 	}
 	fmt.Fprintf(s.Err, "undo plan written to %s: kcg apply %s re-commits the offsets deleted now\n", path, path)
-	return false, nil
+	return undoFile{plan: plan, path: path}, false, nil
 }
 
 // writeUndo writes the undo plan of a delete plan about to be applied

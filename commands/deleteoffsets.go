@@ -74,13 +74,15 @@ func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
 		return err
 	}
 	defer done()
-	if stop, err := o.gate.run(ctx, cl, s, o.format, []string{o.group}, resetplan.StrategyDeleteOffsets, o.topics); stop {
+	undo, stop, err := o.gate.run(ctx, cl, s, o.format, []string{o.group}, resetplan.StrategyDeleteOffsets, o.topics)
+	if stop {
 		return err
 	}
 	r, err := groupops.DeleteOffsets(ctx, cl, o.group, o.topics)
 	if err != nil {
 		return err
 	}
+	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	if r.GroupErr != nil {
 		fmt.Fprintf(s.Err, "kcg: group %s: %s; no offsets were deleted\n", r.Group, kafkaadmin.Meaning(r.GroupErr))
 	} else {

@@ -339,3 +339,39 @@ func TestDeletePlanConsumerProtocolGroup(t *testing.T) {
 	}
 	t.Logf("type after the rollback: %s", f.e.GroupTypes(t)[g])
 }
+
+// kcg delete of an idle and an active group: Kafka refuses the active
+// one, and the undo plan is rewritten without it, so that applying it
+// brings the idle group back instead of being refused as stale. The same
+// for delete-offsets refused for a group subscribed to the topic.
+func TestDeleteUndoLeavesOutRefused(t *testing.T) {
+	f := newDeleteFixture(t)
+	active := kafkatest.UniqueName(t, "active")
+	f.e.Commit(t, active, f.topic, map[int32]int64{0: 1})
+	f.e.ClassicMember(t, active, f.topic)
+	r := kcgOn(t, f.e, "delete", "--yes", f.group, active).MustCode(t, 1)
+	m := undoRE.FindStringSubmatch(r.Stderr)
+	if m == nil || !strings.Contains(r.Stderr, "undo plan "+m[1]+" rewritten: it restores only what was deleted") {
+		t.Fatalf("undo plan not named or not rewritten:\n%s", r.Stderr)
+	}
+	if data, _ := os.ReadFile(m[1]); strings.Contains(string(data), active) {
+		t.Fatalf("the undo plan names the group that was not deleted:\n%s", data)
+	}
+	kcgOn(t, f.e, "apply", m[1], "--rollback-out", f.path("u.yaml")).MustCode(t, 0)
+	if c := fmt.Sprint(f.e.Committed(t, f.group)); c != f.committedText {
+		t.Fatalf("after the undo plan: %s, want %s", c, f.committedText)
+	}
+
+	if !f.e.Real {
+		// kfake lets OffsetDelete through for a subscribed group.
+		return
+	}
+	r = kcgOn(t, f.e, "delete-offsets", "--yes", active, "--topic", f.topic+":0").MustCode(t, 1)
+	m = undoRE.FindStringSubmatch(r.Stderr)
+	if m == nil || !strings.Contains(r.Stderr, "rewritten") {
+		t.Fatalf("delete-offsets: undo plan not rewritten:\n%s", r.Stderr)
+	}
+	if data, _ := os.ReadFile(m[1]); strings.Contains(string(data), "restore") {
+		t.Fatalf("the undo plan restores an offset that was not deleted:\n%s", data)
+	}
+}

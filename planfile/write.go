@@ -138,8 +138,7 @@ const UndoDirEnv = "KCG_UNDO_DIR"
 // overwrites: a name taken (two deletes in one second) gets -2, -3, …
 // before .yaml, each create exclusive.
 func WriteUndo(plan *resetplan.Plan, now time.Time) (string, error) {
-	undo := resetplan.UndoOfDelete(plan, now)
-	data, err := resetplan.Encode(undo, resetplan.FormatYAML)
+	data, err := undoData(plan, now)
 	if err != nil {
 		return "", err
 	}
@@ -157,4 +156,20 @@ func WriteUndo(plan *resetplan.Plan, now time.Time) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// ReplaceUndo rewrites the undo plan at path (written by WriteUndo) for
+// plan narrowed to what the delete did: the groups or offsets Kafka
+// refused to delete are left out, so that applying the undo plan is not
+// refused as stale for offsets that are still there. Atomic (a rename).
+func ReplaceUndo(path string, plan *resetplan.Plan, now time.Time) error {
+	data, err := undoData(plan, now)
+	if err != nil {
+		return err
+	}
+	return replace(path, data)
+}
+
+func undoData(plan *resetplan.Plan, now time.Time) ([]byte, error) {
+	return resetplan.Encode(resetplan.UndoOfDelete(plan, now), resetplan.FormatYAML)
 }
