@@ -314,6 +314,9 @@ func (r *applyRun) exit(v groupops.Verdict, check *groupops.Check, rbPath string
 	case v.Interrupted:
 		return app.WithCode(app.ExitInterrupted, fmt.Errorf("apply interrupted: the groups in flight finished, no other group was started; written: %s; not written: %s%s; undo with kcg apply %s",
 			orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
+	case v.Failed == nil && r.plan.Strategy.Type == resetplan.StrategyDeleteGroup:
+		fmt.Fprintf(r.s.Err, "applied %s: %s deleted, with %s; undo with kcg apply %s\n", r.o.path, vocab.Count(len(check.GroupDeletes), "group"), vocab.Count(len(check.Pending), "committed offset"), rbPath)
+		return nil
 	case v.Failed == nil:
 		fmt.Fprintf(r.s.Err, "applied %s: %s written and verified\n", r.o.path, vocab.Count(len(check.Pending), "partition"))
 		return nil

@@ -134,11 +134,11 @@ func TestClusterDescribePlanApplyDelete(t *testing.T) {
 			t.Fatalf("%s committed %v after the rollback, want 5 6 7", g, c)
 		}
 	}
-	kcgOn(t, e, "delete-offsets", f.groups[1], "--topic", f.topic+":1").MustCode(t, 0)
+	kcgOn(t, e, "delete-offsets", "--yes", f.groups[1], "--topic", f.topic+":1").MustCode(t, 0)
 	if c := f.committed(t, f.groups[1]); len(c) != 2 || c[0] != 5 || c[2] != 7 {
 		t.Fatalf("%s committed %v after delete-offsets of partition 1", f.groups[1], c)
 	}
-	kcgOn(t, e, append([]string{"delete"}, f.groups...)...).MustCode(t, 0)
+	kcgOn(t, e, append([]string{"delete", "--yes"}, f.groups...)...).MustCode(t, 0)
 	for _, g := range f.groups {
 		if c := e.Committed(t, g); len(c) != 0 {
 			t.Fatalf("%s still has %v after delete", g, c)

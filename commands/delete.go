@@ -8,12 +8,14 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
 )
 
 type deleteOptions struct {
 	scope  groupScope
 	format output.Format
+	gate   deleteGate
 }
 
 func deleteCommand(s Streams) *cli.Command {
@@ -23,12 +25,17 @@ func deleteCommand(s Streams) *cli.Command {
 		ArgsUsage: "GROUP... | --all-groups",
 		Description: "Deletes each group with its committed offsets: one request per group\n" +
 			"coordinator. Kafka refuses groups that still have active members. Exit 0 when\n" +
-			"every group was deleted, 1 when any was not (the others are still deleted).",
-		Flags: append([]cli.Flag{
+			"every group was deleted, 1 when any was not (the others are still deleted).\n\n" +
+			"A delete plan applied at once ('kcg plan --delete' + 'kcg apply'): it first\n" +
+			"writes the undo plan, kcg-delete-group-undo-TIME.yaml in the current\n" +
+			"directory, named on stderr ('kcg apply' it to bring the groups back at the\n" +
+			"same offsets). On a terminal it shows what goes and asks; otherwise it needs\n" +
+			"--yes (exit 64 without). --dry-run prints what would go.",
+		Flags: append(append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "delete every consumer group"},
 			outputFlag("table", "json", "yaml"),
-		}, connectionFlags()...),
+		}, deleteGateFlags()...), connectionFlags()...),
 		Action: action(s, deleteOptionsFrom, runDelete),
 	}
 }
@@ -39,11 +46,15 @@ func deleteOptionsFrom(c *cli.Context) (deleteOptions, error) {
 	if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
 	}
+	o.gate = deleteGateFrom(c)
 	o.format, err = formatFrom(c)
 	return o, err
 }
 
 func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
+	if err := o.gate.check(s, "kcg delete"); err != nil {
+		return err
+	}
 	cl, ctx, done, err := connect(c)
 	if err != nil {
 		return err
@@ -53,10 +64,15 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 	if err != nil {
 		return err
 	}
+	undo, stop, err := o.gate.run(ctx, cl, s, o.format, groups, resetplan.StrategyDeleteGroup, nil)
+	if stop {
+		return err
+	}
 	res, err := groupops.DeleteGroups(ctx, cl, groups)
 	if err != nil {
 		return err
 	}
+	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, res) })
 	for _, d := range res {
 		switch {
 		case errors.Is(d.Err, groupops.ErrOutcomeUnknown):

@@ -29,7 +29,7 @@ func TestDeleteGroups(t *testing.T) {
 	empty := kafkatest.UniqueName(t, "empty")
 	e.Commit(t, empty, topic, map[int32]int64{0: 1})
 
-	r := kcgOn(t, e, "delete", empty, "-o", "json").MustCode(t, 0)
+	r := kcgOn(t, e, "delete", "--yes", empty, "-o", "json").MustCode(t, 0)
 	var d deleteDoc
 	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestDeleteGroups(t *testing.T) {
 	missing := kafkatest.UniqueName(t, "missing")
 	again := kafkatest.UniqueName(t, "again")
 	e.Commit(t, again, topic, map[int32]int64{0: 1})
-	r = kcgOn(t, e, "delete", missing, again, "--group", active).MustCode(t, 1)
+	r = kcgOn(t, e, "delete", "--yes", missing, again, "--group", active).MustCode(t, 1)
 	got := rows(r.Stdout, missing)
 	if len(got) != 1 || strings.Join(got[0][1:], " ") != "failed the group does not exist" {
 		t.Fatalf("missing group row %v\n%s", got, r.Stdout)
@@ -89,7 +89,7 @@ func TestDeleteOffsets(t *testing.T) {
 	e.Commit(t, g, topic, map[int32]int64{0: 0, 1: 0})
 	e.Commit(t, g, other, map[int32]int64{0: 0})
 
-	r := kcgOn(t, e, "delete-offsets", g, "--topic", topic, "-o", "json").MustCode(t, 0)
+	r := kcgOn(t, e, "delete-offsets", "--yes", g, "--topic", topic, "-o", "json").MustCode(t, 0)
 	var d offsetDeleteDoc
 	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func TestDeleteOffsets(t *testing.T) {
 	}
 
 	unknown := kafkatest.UniqueName(t, "unknown")
-	r = kcgOn(t, e, "delete-offsets", "--group", g, "--topic", other+":0", "--topic", unknown).MustCode(t, 1)
+	r = kcgOn(t, e, "delete-offsets", "--yes", "--group", g, "--topic", other+":0", "--topic", unknown).MustCode(t, 1)
 	if got := rows(r.Stdout, g); len(got) != 2 || strings.Join(got[0][1:4], " ") != other+" 0 deleted" ||
 		strings.Join(got[1][1:4], " ") != unknown+" - failed" {
 		t.Fatalf("rows %v\n%s", got, r.Stdout)
@@ -118,7 +118,7 @@ func TestDeleteOffsets(t *testing.T) {
 	active := kafkatest.UniqueName(t, "active")
 	e.Commit(t, active, topic, map[int32]int64{0: 0})
 	e.ClassicMember(t, active, topic)
-	r = kcgOn(t, e, "delete-offsets", active, "--topic", topic+":0").MustCode(t, 1)
+	r = kcgOn(t, e, "delete-offsets", "--yes", active, "--topic", topic+":0").MustCode(t, 1)
 	if !strings.Contains(r.Stdout, "failed") || !strings.Contains(r.Stderr, "kcg: group "+active) {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
 	}

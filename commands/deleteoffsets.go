@@ -15,6 +15,7 @@ type deleteOffsetsOptions struct {
 	group  string
 	topics []resetplan.TopicSpec
 	format output.Format
+	gate   deleteGate
 }
 
 func deleteOffsetsCommand(s Streams) *cli.Command {
@@ -25,12 +26,17 @@ func deleteOffsetsCommand(s Streams) *cli.Command {
 		Description: "Deletes the group's committed offsets of each --topic: T alone is every\n" +
 			"partition of T, T:0,2 the listed ones. Kafka allows it for a group without\n" +
 			"active members, and for topics an active group is not subscribed to. Exit 0\n" +
-			"when every offset was deleted, 1 when anything failed.",
-		Flags: append([]cli.Flag{
+			"when every offset was deleted, 1 when anything failed.\n\n" +
+			"A delete plan applied at once ('kcg plan --delete-offsets' + 'kcg apply'):\n" +
+			"it first writes the undo plan, kcg-delete-offsets-undo-TIME.yaml in the\n" +
+			"current directory, named on stderr ('kcg apply' it to re-commit the offsets).\n" +
+			"On a terminal it shows what goes and asks; otherwise it needs --yes (exit 64\n" +
+			"without). --dry-run prints what would go.",
+		Flags: append(append([]cli.Flag{
 			groupFlag(),
 			&cli.StringSliceFlag{Name: "topic", Usage: "topic `T` (all partitions) or T:0,2 (repeatable)"},
 			outputFlag("table", "json", "yaml"),
-		}, connectionFlags()...),
+		}, deleteGateFlags()...), connectionFlags()...),
 		Action: action(s, deleteOffsetsOptionsFrom, runDeleteOffsets),
 	}
 }
@@ -46,6 +52,7 @@ func deleteOffsetsOptionsFrom(c *cli.Context) (deleteOffsetsOptions, error) {
 	if len(topics) == 0 {
 		return o, app.Usagef("give the offsets to delete: --topic T or --topic T:0,2 (repeatable)")
 	}
+	o.gate = deleteGateFrom(c)
 	var err error
 	if o.topics, err = topicArgs(c); err != nil {
 		return o, err
@@ -55,15 +62,23 @@ func deleteOffsetsOptionsFrom(c *cli.Context) (deleteOffsetsOptions, error) {
 }
 
 func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
+	if err := o.gate.check(s, "kcg delete-offsets"); err != nil {
+		return err
+	}
 	cl, ctx, done, err := connect(c)
 	if err != nil {
 		return err
 	}
 	defer done()
+	undo, stop, err := o.gate.run(ctx, cl, s, o.format, []string{o.group}, resetplan.StrategyDeleteOffsets, o.topics)
+	if stop {
+		return err
+	}
 	r, err := groupops.DeleteOffsets(ctx, cl, o.group, o.topics)
 	if err != nil {
 		return err
 	}
+	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	if r.GroupErr != nil {
 		fmt.Fprintf(s.Err, "kcg: group %s: %s; no offsets were deleted\n", r.Group, kafkaadmin.Meaning(r.GroupErr))
 	} else {

@@ -43,7 +43,7 @@ var examples = map[string][]string{
 	},
 	"plan": {
 		"kcg plan billing --topic payments --to-datetime 2026-11-28T00:00:00Z --out chg-1234.yaml --ticket CHG-1234",
-		"kcg plan billing --all-topics --shift-by -100 --out back-100.yaml",
+		"kcg plan billing-old --delete --out delete.yaml",
 		"kcg plan billing-v2 --topic payments --to-group billing --allow-new-group --out migrate.yaml",
 		"kcg plan billing --sandbox --topic payments --to-earliest --out -",
 	},
@@ -63,12 +63,12 @@ var examples = map[string][]string{
 		"kcg apply chg-1234.undo.yaml",
 	},
 	"delete": {
-		"kcg delete billing-old",
-		"kcg delete billing-old billing-test -o json",
+		"kcg delete billing-old --dry-run",
+		"kcg delete billing-old billing-test --yes -o json",
 	},
 	"delete-offsets": {
-		"kcg delete-offsets billing --topic payments",
-		"kcg delete-offsets billing --topic orders:0,2 -o json",
+		"kcg delete-offsets billing --topic payments --dry-run",
+		"kcg delete-offsets billing --topic orders:0,2 --yes -o json",
 	},
 	"sandbox": {
 		"kcg sandbox",

@@ -68,8 +68,8 @@ func TestOtherGroupTypesSideBySideWithJava(t *testing.T) {
 		for _, args := range [][]string{
 			{"describe", g},
 			{"plan", g, "--topic", topic, "--to-earliest", "--out", "-"},
-			{"delete", g},
-			{"delete-offsets", g, "--topic", topic},
+			{"delete", "--yes", g},
+			{"delete-offsets", "--yes", g, "--topic", topic},
 		} {
 			r := kcgOn(t, e, args...).MustCode(t, 3)
 			oneLine(t, r.Stderr, tool)

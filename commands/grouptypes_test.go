@@ -42,8 +42,8 @@ func TestShareGroupRefused(t *testing.T) {
 		{"plan", share, "--topic", f.topic, "--to-earliest", "--out", out},
 		{"plan", share, "--topic", f.topic, "--to-earliest", "--out", out, "--allow-new-group"},
 		{"plan", f.group, "--topic", f.topic, "--to-group", share, "--out", out},
-		{"delete", share},
-		{"delete-offsets", share, "--topic", f.topic},
+		{"delete", "--yes", share},
+		{"delete-offsets", "--yes", share, "--topic", f.topic},
 	} {
 		r := kcgOn(t, f.e, args...).MustCode(t, 3)
 		oneLine(t, r.Stderr, "group "+share+" is a share group", "kafka-share-groups.sh", "nothing was written")

@@ -15,6 +15,8 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		os.Setenv("KCG_CONFIG", filepath.Join(dir, "no-config.yaml"))
 		os.Unsetenv("KCG_PROFILE")
+		// The delete shortcuts' undo plans go here, not into the package.
+		os.Setenv("KCG_UNDO_DIR", dir)
 	}
 	code := m.Run()
 	if err == nil {

@@ -138,6 +138,9 @@ func errLine(stderr string) (string, error) {
 		case strings.HasPrefix(l, "kcg: "):
 			errs = append(errs, l)
 		case strings.HasPrefix(l, "rollback plan written to "):
+		case strings.HasPrefix(l, "undo plan written to "):
+			// kcg delete and delete-offsets name their undo plan, as
+			// apply names its rollback plan.
 		default:
 			return "", fmt.Errorf("unexpected stderr line %q in %q", l, stderr)
 		}
@@ -259,8 +262,8 @@ func (r *faultRig) cases(t *testing.T) []netCase {
 		{name: "diff", args: []string{"diff", r.path("p.yaml")}},
 		{name: "apply", args: []string{"apply", r.path("a.yaml"), "-o", "json", "--rollback-out", r.path("rb.yaml")},
 			writes: map[string]map[int32]int64{applied: offs}, apply: true},
-		{name: "delete", args: []string{"delete", del}, gone: del},
-		{name: "delete-offsets", args: []string{"delete-offsets", delOff, "--topic", r.topic},
+		{name: "delete", args: []string{"delete", "--yes", del}, gone: del},
+		{name: "delete-offsets", args: []string{"delete-offsets", "--yes", delOff, "--topic", r.topic},
 			writes: map[string]map[int32]int64{delOff: offs}},
 		{name: "dropin-describe", args: []string{"--describe", "--group", g}},
 	}
@@ -731,8 +734,8 @@ func TestNetworkFaultLosesDeleteAnswer(t *testing.T) {
 			r := newFaultRig(t)
 			del, dof := r.group(t, "del"), r.group(t, "dof")
 			r.set(t, faultproxy.Fault{Mode: mode, Keys: []int16{deleteGroups, offsetDelete}})
-			resDel, tookDel := r.kcg(t, "delete", del)
-			resDof, tookDof := r.kcg(t, "delete-offsets", dof, "--topic", r.topic)
+			resDel, tookDel := r.kcg(t, "delete", "--yes", del)
+			resDof, tookDof := r.kcg(t, "delete-offsets", "--yes", dof, "--topic", r.topic)
 			r.set(t, faultproxy.Fault{})
 			t.Logf("delete under %s: exit %d in %v; stderr %q", mode, resDel.Code, tookDel.Round(10*time.Millisecond), strings.TrimSpace(resDel.Stderr))
 			t.Logf("delete-offsets under %s: exit %d in %v; stderr %q", mode, resDof.Code, tookDof.Round(10*time.Millisecond), strings.TrimSpace(resDof.Stderr))

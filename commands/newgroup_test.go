@@ -120,7 +120,7 @@ func TestShowAndDiffMarkNewGroups(t *testing.T) {
 	// Planned while it existed, deleted since: new, and drift.
 	old := f.path("old.yaml")
 	kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-latest", "--out", old).MustCode(t, 0)
-	kcgOn(t, f.e, "delete", f.group).MustCode(t, 0)
+	kcgOn(t, f.e, "delete", "--yes", f.group).MustCode(t, 0)
 	st = diffStatus(t, kcgOn(t, f.e, "diff", old, "-o", "json").MustCode(t, 2).Stdout)
 	if len(st.NewGroups) != 1 || st.NewGroups[0] != f.group || len(st.Drift) == 0 || st.Ready {
 		t.Fatalf("deleted since planning: %+v", st)

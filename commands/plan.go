@@ -95,6 +95,8 @@ func planCommand(s Streams) *cli.Command {
 	}
 	flags = append(flags, strategyFlags()...)
 	flags = append(flags,
+		&cli.BoolFlag{Name: "delete", Usage: "plan deleting the groups (every committed offset is listed: what is lost); no scope"},
+		&cli.BoolFlag{Name: "delete-offsets", Usage: "plan deleting the groups' committed offsets of the scope (--topic or --all-topics)"},
 		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout); an existing FILE is refused"},
 		&cli.BoolFlag{Name: "overwrite", Usage: "let --out replace an existing file"},
 		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
@@ -106,14 +108,18 @@ func planCommand(s Streams) *cli.Command {
 	return &cli.Command{
 		Name:      "plan",
 		Usage:     "build an offset-reset plan file (nothing is written to Kafka)",
-		ArgsUsage: "GROUP... | --all-groups  (--all-topics | --topic T[:P,...]) STRATEGY --out FILE",
+		ArgsUsage: "GROUP... | --all-groups  ((--all-topics | --topic T[:P,...]) (STRATEGY | --delete-offsets) | --delete) --out FILE",
 		Description: "Resolves a reset with the Java tool's semantics and writes every target,\n" +
 			"already resolved, into a plan file for review. 'kcg show' renders it,\n" +
 			"'kcg diff' compares it, 'kcg apply' executes it after re-checking it.\n\n" +
 			"Strategies: --to-earliest, --to-latest, --to-current, --to-offset N,\n" +
 			"--shift-by N, --to-datetime TS, --by-duration D, --from-file FILE (the Java\n" +
 			"tool's), and --to-group SOURCE: the committed offsets of group SOURCE on the\n" +
-			"scoped partitions (partitions SOURCE never committed are left out).",
+			"scoped partitions (partitions SOURCE never committed are left out).\n\n" +
+			"Delete plans: --delete (strategy delete-group: the groups go, with every\n" +
+			"committed offset, each listed as what is lost) and --delete-offsets with a\n" +
+			"scope (strategy delete-offsets). 'kcg apply' deletes after the same\n" +
+			"checks as a reset, and writes the rollback plan that re-commits them first.",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
@@ -158,10 +164,14 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	if len(o.scope.groups) == 1 {
 		single = o.scope.groups[0]
 	}
-	if r.Strategy, err = strategyFrom(c, single); err != nil {
+	if c.Bool("delete") || c.Bool("delete-offsets") {
+		if r.Strategy, err = deleteStrategyFrom(c, o, r.Scope); err != nil {
+			return o, err
+		}
+	} else if r.Strategy, err = strategyFrom(c, single); err != nil {
 		return o, err
 	}
-	if r.Strategy.Type != resetplan.StrategyFromFile && r.Scope.IsZero() {
+	if r.Strategy.Type != resetplan.StrategyFromFile && r.Strategy.Type != resetplan.StrategyDeleteGroup && r.Scope.IsZero() {
 		return o, app.Usagef("give a scope: --all-topics or --topic T[:P,...]")
 	}
 	if r.Strategy.Type == resetplan.StrategyToGroup {
@@ -218,8 +228,8 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 		}
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
 	}
-	if planPartitions(plan) == 0 {
-		return app.Refused(fmt.Errorf("nothing to reset: %s in the scope given; no plan was written", nothingWhy(groups)))
+	if err := refuseEmptyPlan(plan, groups); err != nil {
+		return err
 	}
 
 	data, err := resetplan.Encode(plan, resetplan.FormatForPath(o.out))
@@ -260,6 +270,60 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	}
 	fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(plan))
 	return nil
+}
+
+// deleteStrategyFrom is --delete or --delete-offsets: no reset strategy
+// beside it, --delete without a scope, --delete-offsets with one, and no
+// --allow-new-group (there is nothing to delete in a group that does not
+// exist).
+func deleteStrategyFrom(c *cli.Context, o planOptions, scope resetplan.Scope) (resetplan.StrategySpec, error) {
+	if c.Bool("delete") && c.Bool("delete-offsets") {
+		return resetplan.StrategySpec{}, app.Usagef("give --delete (the whole groups) or --delete-offsets (the scope's offsets), not both")
+	}
+	name := "delete"
+	if c.Bool("delete-offsets") {
+		name = "delete-offsets"
+	}
+	for _, f := range strategyNames {
+		if c.IsSet(f) {
+			return resetplan.StrategySpec{}, app.Usagef("--%s plans a delete, not a reset: drop --%s", name, f)
+		}
+	}
+	if o.allowNewGroup {
+		return resetplan.StrategySpec{}, app.Usagef("--%s deletes existing groups' offsets: drop --allow-new-group", name)
+	}
+	if name == "delete" {
+		if !scope.IsZero() {
+			return resetplan.StrategySpec{}, app.Usagef("--delete deletes the whole group with every offset: drop --topic/--all-topics, or plan --delete-offsets with them")
+		}
+		return resetplan.StrategySpec{Type: resetplan.StrategyDeleteGroup}, nil
+	}
+	if scope.IsZero() {
+		return resetplan.StrategySpec{}, app.Usagef("--delete-offsets needs a scope: --topic T[:P,...] or --all-topics")
+	}
+	return resetplan.StrategySpec{Type: resetplan.StrategyDeleteOffsets}, nil
+}
+
+// refuseEmptyPlan refuses (exit 3) a plan that would change nothing. A
+// delete-group plan of an existing group without a committed offset is not
+// empty: the group itself goes.
+func refuseEmptyPlan(plan *resetplan.Plan, groups []string) error {
+	switch {
+	case planPartitions(plan) > 0:
+		return nil
+	case plan.Strategy.Type == resetplan.StrategyDeleteGroup && len(plan.Groups) > 0:
+		return nil
+	case plan.Strategy.Type == resetplan.StrategyDeleteOffsets:
+		return app.Refused(fmt.Errorf("nothing to delete: %s no committed offset in the scope given; no plan was written", nothingHas(groups)))
+	}
+	return app.Refused(fmt.Errorf("nothing to reset: %s in the scope given; no plan was written", nothingWhy(groups)))
+}
+
+func nothingHas(groups []string) string {
+	if len(groups) == 1 {
+		return "group " + groups[0] + " has"
+	}
+	return fmt.Sprintf("the %d groups have", len(groups))
 }
 
 // refuseMissingGroups refuses (exit 3) named groups the cluster does not

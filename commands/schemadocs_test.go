@@ -160,13 +160,13 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 
 	// Deletes: offsets (a partition, a topic that does not exist, an
 	// active group's), groups (one deleted, one that does not exist).
-	check("OffsetDeleteResult", 0, "delete-offsets", idle, "--topic", topic+":2")
-	check("OffsetDeleteResult", 1, "delete-offsets", idle, "--topic", kafkatest.UniqueName(t, "nosuch"))
-	check("OffsetDeleteResult", 1, "delete-offsets", kip848, "--topic", topic)
-	r = kcgOn(t, e, "delete", spare, missing, "-o", "json").MustCode(t, 1)
+	check("OffsetDeleteResult", 0, "delete-offsets", "--yes", idle, "--topic", topic+":2")
+	check("OffsetDeleteResult", 1, "delete-offsets", "--yes", idle, "--topic", kafkatest.UniqueName(t, "nosuch"))
+	check("OffsetDeleteResult", 1, "delete-offsets", "--yes", kip848, "--topic", topic)
+	r = kcgOn(t, e, "delete", "--yes", spare, missing, "-o", "json").MustCode(t, 1)
 	schematest.MustMatch(t, "GroupDeleteResult", r.Stdout, false)
 	seen["GroupDeleteResult"]++
-	check("GroupDeleteResult", 1, "delete", spare)
+	check("GroupDeleteResult", 1, "delete", "--yes", spare)
 
 	for _, o := range []string{"json", "yaml"} {
 		schematest.MustMatch(t, "Version", kcg(t, "version", "-o", o).MustCode(t, 0).Stdout, o == "yaml")

@@ -798,6 +798,9 @@ func diDelete(t *testing.T, e *kafkatest.Env) {
 		t.Fatalf("55: exit %d %d", j.Code, k.Code)
 	}
 	diSame(t, "55", j.Stdout, diRename(k.Stdout, gj, gk))
+	// kcg's one addition: the undo plan, named on stderr (stdout is
+	// Java's, compared above); applying it brings the group back.
+	diUndo(t, e, k, gk, fmt.Sprintf("map[%s:map[0:1]]", topic))
 	hj, hk := diPair(t, "ok")
 	e.Commit(t, hj, topic, map[int32]int64{0: 1})
 	e.Commit(t, hk, topic, map[int32]int64{0: 1})
@@ -808,6 +811,25 @@ func diDelete(t *testing.T, e *kafkatest.Env) {
 	diSame(t, "57", j.Stdout, diRename(k.Stdout, hj, hk))
 	if !strings.Contains(k.Stdout, "These consumer groups were deleted successfully: '"+hk+"'") {
 		t.Fatalf("57:\n%s", k.Stdout)
+	}
+}
+
+// diUndo checks the undo plan that drop-in --delete and --delete-offsets
+// write (kcg's one difference from the Java tool, on stderr only): k names
+// it, it is in KCG_UNDO_DIR, and kcg apply of it re-commits the deleted
+// offsets of group, which then holds want (read by kafkatest's client).
+func diUndo(t *testing.T, e *kafkatest.Env, k clitest.Result, group, want string) {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^undo plan written to (\S+): kcg apply \S+ re-commits the offsets deleted now$`).FindStringSubmatch(k.Stderr)
+	if m == nil {
+		t.Fatalf("no undo plan named on stderr:\n%s", k.Stderr)
+	}
+	if filepath.Dir(m[1]) != filepath.Clean(os.Getenv("KCG_UNDO_DIR")) {
+		t.Fatalf("undo plan %s not in KCG_UNDO_DIR %s", m[1], os.Getenv("KCG_UNDO_DIR"))
+	}
+	kcg(t, "apply", m[1], "--bootstrap-server", e.Bootstrap).MustCode(t, 0)
+	if got := diCommitted(t, e, group); got != want {
+		t.Fatalf("after applying the undo plan %s, %s holds %s, want %s", m[1], group, got, want)
 	}
 }
 
@@ -886,6 +908,7 @@ func diDeleteOffsets(t *testing.T, e *kafkatest.Env) {
 		}
 		diSame(t, fmt.Sprintf("61 %q", topics), j.Stdout, diRename(k.Stdout, gj, gk))
 		diCommittedSame(t, e, gj, gk)
+		diUndo(t, e, k, gk, fmt.Sprintf("map[%s:map[0:1]]", topic))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -221,10 +222,22 @@ func TestDropInCommands(t *testing.T) {
 	if !strings.HasPrefix(r.Stdout, "Request succeeded for deleting offsets from group "+g+".\n") || !strings.Contains(r.Stdout, "\n"+topic+" ") {
 		t.Fatalf("delete-offsets:\n%s", r.Stdout)
 	}
+	before := e.Committed(t, g)
 	r = java(0, "--delete", "--group", g)
 	if r.Stdout != "Deletion of requested consumer groups ('"+g+"') was successful.\n" {
 		t.Fatalf("delete: %q", r.Stdout)
 	}
+	// The undo plan, named on stderr only; applying it brings g back at
+	// the same offsets (read by kafkatest's own client).
+	undo := regexp.MustCompile(`(?m)^undo plan written to (\S+):`).FindStringSubmatch(r.Stderr)
+	if undo == nil || len(e.Committed(t, g)) != 0 {
+		t.Fatalf("delete: no undo plan named, or offsets left %v:\n%s", e.Committed(t, g), r.Stderr)
+	}
+	kcg(t, "apply", undo[1], "--bootstrap-server", e.Bootstrap).MustCode(t, 0)
+	if got := e.Committed(t, g); fmt.Sprint(got) != fmt.Sprint(before) || len(got) == 0 {
+		t.Fatalf("after the undo plan: %v, before the delete %v", got, before)
+	}
+	java(0, "--delete", "--group", g)
 	r = java(1, "--delete", "--group", g)
 	if !strings.Contains(r.Stdout, "* Group '"+g+"' could not be deleted due to: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.") {
 		t.Fatalf("delete again:\n%s", r.Stdout)

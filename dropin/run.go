@@ -13,6 +13,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
@@ -205,10 +206,15 @@ func (d *dropIn) deleteGroups() error {
 		return err
 	}
 	defer done()
+	undo, err := d.writeUndo(ctx, cl, groups, resetplan.StrategyDeleteGroup, nil)
+	if err != nil {
+		return err
+	}
 	outcomes, err := groupops.DeleteGroups(ctx, cl, groups)
 	if err != nil {
 		return err
 	}
+	d.narrowUndo(undo, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, outcomes) })
 	var res []deleteOutcome
 	failed := false
 	for _, o := range outcomes {
@@ -226,6 +232,44 @@ func (d *dropIn) deleteGroups() error {
 		return app.Silent(app.ExitError)
 	}
 	return nil
+}
+
+// writeUndo is kcg's one addition to the Java tool's --delete and
+// --delete-offsets: before deleting, it plans the delete and writes the
+// plan's undo (planfile.WriteUndo, in the current directory), naming it on
+// stderr; stdout stays the Java tool's. Nothing is deleted when it fails.
+func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (undoFile, error) {
+	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
+	if err != nil {
+		return undoFile{}, err
+	}
+	path, err := planfile.WriteUndo(plan, time.Now())
+	if err != nil {
+		return undoFile{}, fmt.Errorf("writing the undo plan (nothing was deleted): %w", err)
+	}
+	fmt.Fprintf(d.s.Err, "undo plan written to %s: kcg apply %s re-commits the offsets deleted now\n", path, path)
+	return undoFile{plan: plan, path: path}, nil
+}
+
+// undoFile is the undo plan writeUndo wrote and the delete plan it undoes.
+type undoFile struct {
+	plan *resetplan.Plan
+	path string
+}
+
+// narrowUndo rewrites the undo plan without what Kafka refused to delete
+// (keep drops it; groupops.KeepDeletedGroups, KeepDeletedOffsets), as the
+// native shortcuts do: an undo plan naming offsets still there would be
+// refused as stale.
+func (d *dropIn) narrowUndo(u undoFile, keep func(*resetplan.Plan) bool) {
+	if !keep(u.plan) {
+		return
+	}
+	if err := planfile.ReplaceUndo(u.path, u.plan, time.Now()); err != nil {
+		fmt.Fprintf(d.s.Err, "warning: the undo plan %s also names what was not deleted (rewriting it failed: %v): apply it with --force, or edit it\n", u.path, err)
+		return
+	}
+	fmt.Fprintf(d.s.Err, "undo plan %s rewritten: it restores only what was deleted\n", u.path)
 }
 
 // deleteOffsets is --delete-offsets: one group, repeatable --topic; exit 1
@@ -252,10 +296,15 @@ func (d *dropIn) deleteOffsets() error {
 		return err
 	}
 	defer done()
+	undo, err := d.writeUndo(ctx, cl, []string{group}, resetplan.StrategyDeleteOffsets, specs)
+	if err != nil {
+		return err
+	}
 	r, err := groupops.DeleteOffsets(ctx, cl, group, specs)
 	if err != nil {
 		return err
 	}
+	d.narrowUndo(undo, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	out := deleteOffsetsOutcome{Group: group}
 	failed := r.GroupErr != nil
 	if r.GroupErr != nil {

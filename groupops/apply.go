@@ -2,6 +2,7 @@ package groupops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -189,6 +190,10 @@ func commitGroups(ctx context.Context, cl *kafkaadmin.Client, c *Check, groups [
 	slots := newCommitSlots(coords, o.Stop)
 
 	writes := c.writesByGroup(o.Metadata)
+	deleteGroup := map[string]bool{}
+	for _, g := range c.GroupDeletes {
+		deleteGroup[g] = true
+	}
 	// The writes stop short of the deadline: a commit that never answers
 	// (a black-holed or dead coordinator) must leave time to read back
 	// the groups that were written, or the report could only say
@@ -230,7 +235,13 @@ func commitGroups(ctx context.Context, cl *kafkaadmin.Client, c *Check, groups [
 			if gw := writes[g.Group]; gw != nil {
 				commits, deletes = gw.commits, gw.deletes
 			}
-			perr, err := send(wctx, cl, g.Group, commits, deletes)
+			var perr map[TopicPartition]error
+			var err error
+			if deleteGroup[g.Group] {
+				err = sendGroupDelete(wctx, cl, g.Group)
+			} else {
+				perr, err = send(wctx, cl, g.Group, commits, deletes)
+			}
 			out[i].perr, out[i].groupErr = perr, err
 			if err != nil {
 				failed.Store(true)
@@ -310,7 +321,8 @@ func (c *Check) groupResult(g resetplan.Group, s sent, interrupted bool, after m
 		if e == nil && !ok {
 			e = fmt.Errorf("group %s: no offsets read back", g.Group)
 		}
-		if e == nil {
+		if e == nil && !errors.Is(a.Err, vocab.ErrGroupNotFound) {
+			// A group that does not exist (deleted) holds no offset.
 			e = a.Err
 		}
 		offs := a.Offsets
@@ -418,6 +430,19 @@ func send(ctx context.Context, cl *kafkaadmin.Client, group string, commits []ka
 		note(res.Partitions)
 	}
 	return perr, groupErr
+}
+
+// sendGroupDelete deletes group with its offsets (DeleteGroups, a
+// delete-group plan's one write per group).
+func sendGroupDelete(ctx context.Context, cl *kafkaadmin.Client, group string) error {
+	res, err := cl.DeleteGroups(ctx, []string{group})
+	if err != nil {
+		return err
+	}
+	if e := res[group]; e != nil && !errors.Is(e, vocab.ErrGroupNotFound) {
+		return e
+	}
+	return nil
 }
 
 // readBack fetches the committed offsets of groups after their writes,

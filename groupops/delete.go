@@ -211,3 +211,45 @@ func readBackDeletes(ctx context.Context, cl *kafkaadmin.Client, group string, t
 	}
 	return res, nil
 }
+
+// KeepDeletedGroups narrows the delete plan of a delete shortcut to the
+// groups its DeleteGroups may have deleted (res): a group Kafka refused
+// (active members, does not exist) keeps its offsets, and an undo plan
+// that still named it would be refused as stale. A group whose outcome is
+// unknown stays. It reports whether any group was dropped.
+func KeepDeletedGroups(plan *resetplan.Plan, res []GroupDeletion) bool {
+	refused := map[string]bool{}
+	for _, d := range res {
+		if d.Err != nil && !errors.Is(d.Err, ErrOutcomeUnknown) {
+			refused[d.Group] = true
+		}
+	}
+	n := len(plan.Groups)
+	plan.Groups = slices.DeleteFunc(plan.Groups, func(g resetplan.Group) bool { return refused[g.Group] })
+	return len(plan.Groups) != n
+}
+
+// KeepDeletedOffsets is KeepDeletedGroups for delete-offsets: the
+// partitions whose OffsetDelete failed (r) are dropped, all of them when
+// the group was refused as a whole. It reports whether any was dropped.
+func KeepDeletedOffsets(plan *resetplan.Plan, r OffsetDeletion) bool {
+	failed := map[TopicPartition]bool{}
+	for _, p := range r.Partitions {
+		if p.Err != nil && p.Partition != nil {
+			failed[TopicPartition{Topic: p.Topic, Partition: *p.Partition}] = true
+		}
+	}
+	dropped := false
+	for i := range plan.Groups {
+		g := &plan.Groups[i]
+		if g.Group != r.Group {
+			continue
+		}
+		n := len(g.Partitions)
+		g.Partitions = slices.DeleteFunc(g.Partitions, func(pt resetplan.Partition) bool {
+			return r.GroupErr != nil || failed[pt.TP()]
+		})
+		dropped = dropped || len(g.Partitions) != n
+	}
+	return dropped
+}

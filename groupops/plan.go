@@ -142,3 +142,31 @@ func BuildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafkaadmin.Clust
 		Annotations: r.Annotations,
 	})
 }
+
+// PlanDelete is the delete plan of the shortcuts (kcg delete, kcg
+// delete-offsets and drop-in's --delete, --delete-offsets), made right
+// before they delete so that its undo (resetplan.UndoOfDelete) can be
+// written first. typ is resetplan.StrategyDeleteGroup or
+// StrategyDeleteOffsets; for the latter, specs are the --topic arguments:
+// the plan is built over every committed partition and narrowed to them
+// (resetplan.KeepCovered), so a topic that does not exist is no planning
+// error here: the delete itself reports it.
+func PlanDelete(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec, createdBy string) (*resetplan.Plan, []resetplan.Warning, error) {
+	st := resetplan.StrategySpec{Type: typ}
+	info, snaps, err := ReadForPlan(ctx, cl, groups, &st)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := PlanRequest{Strategy: st, CreatedBy: createdBy}
+	if typ == resetplan.StrategyDeleteOffsets {
+		r.Scope = resetplan.Scope{AllTopics: true}
+	}
+	plan, warnings, err := BuildPlan(ctx, cl, info, snaps, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if typ == resetplan.StrategyDeleteOffsets {
+		resetplan.KeepCovered(plan, specs)
+	}
+	return plan, warnings, nil
+}

@@ -35,6 +35,9 @@ type Check struct {
 	Pending []PendingWrite
 	// Bounds are the live log bounds of the plan's partitions.
 	Bounds map[TopicPartition]LogBounds
+	// GroupDeletes are the groups of a delete-group plan that exist now:
+	// apply deletes them (DeleteGroups), sorted.
+	GroupDeletes []string
 	// offsets backs the From and To pointers of Pending (offset).
 	offsets []int64
 }
@@ -81,7 +84,9 @@ func (c *Check) Ready() bool {
 
 // AlreadyApplied reports whether every target equals the live offset on
 // the plan's own cluster: re-running apply would write nothing.
-func (c *Check) AlreadyApplied() bool { return !c.ClusterMismatch && len(c.Pending) == 0 }
+func (c *Check) AlreadyApplied() bool {
+	return !c.ClusterMismatch && len(c.Pending) == 0 && len(c.GroupDeletes) == 0
+}
 
 // RefusedError is a precondition that refused an operation; nothing was
 // written. The exit-code mapping turns it into 3.
@@ -187,9 +192,26 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 			byName[plan.Groups[i].Group] = &plan.Groups[i]
 		}
 	}
-	c.Drift = slices.DeleteFunc(resetplan.FindDrift(plan, c.Live), func(d resetplan.Drift) bool {
+	drift := resetplan.FindDrift(plan, c.Live)
+	done := deletedGroups(plan, c.Live)
+	c.Drift = slices.DeleteFunc(drift, func(d resetplan.Drift) bool {
+		if plan.Strategy.Type.IsDelete() {
+			// A delete plan's group is done when every offset it lists
+			// is gone; one gone of several was deleted by someone else,
+			// and the plan is stale there.
+			return done[d.Group]
+		}
 		return atTarget(byName[d.Group], d)
 	})
+	if plan.Strategy.Type == resetplan.StrategyDeleteGroup {
+		c.Drift = append(c.Drift, gainedPartitions(plan, c.Live)...)
+		for _, g := range gs {
+			if g.Desc.Exists || len(c.Live[g.Name()]) > 0 {
+				c.GroupDeletes = append(c.GroupDeletes, g.Name())
+			}
+		}
+		slices.Sort(c.GroupDeletes)
+	}
 	if c.Bounds, err = listBounds(ctx, cl, tps); err != nil {
 		return nil, err
 	}
@@ -249,6 +271,52 @@ func (c *Check) LiveOffset(group string, tp TopicPartition) *int64 {
 		return &v
 	}
 	return nil
+}
+
+// deletedGroups are the groups of a delete plan none of whose listed
+// offsets is left: the plan has been applied to them.
+func deletedGroups(plan *resetplan.Plan, live resetplan.LiveOffsets) map[string]bool {
+	if !plan.Strategy.Type.IsDelete() {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, g := range plan.Groups {
+		left := false
+		for _, pt := range g.Partitions {
+			if _, ok := live[g.Group][pt.TP()]; ok {
+				left = true
+				break
+			}
+		}
+		out[g.Group] = !left
+	}
+	return out
+}
+
+// gainedPartitions are the commits of a delete-group plan's groups on
+// partitions the plan does not list: the group committed there since the
+// plan was made, and deleting it would lose offsets that neither the plan
+// shows nor its rollback restores, so the plan is stale there.
+func gainedPartitions(plan *resetplan.Plan, live resetplan.LiveOffsets) []resetplan.Drift {
+	var out []resetplan.Drift
+	for _, g := range plan.Groups {
+		listed := make(map[TopicPartition]bool, len(g.Partitions))
+		for _, pt := range g.Partitions {
+			listed[pt.TP()] = true
+		}
+		var gained []TopicPartition
+		for tp := range live[g.Group] {
+			if !listed[tp] {
+				gained = append(gained, tp)
+			}
+		}
+		vocab.SortPartitions(gained)
+		for _, tp := range gained {
+			v := live[g.Group][tp]
+			out = append(out, resetplan.Drift{Group: g.Group, Topic: tp.Topic, Partition: tp.Partition, Live: &v})
+		}
+	}
+	return out
 }
 
 // atTarget reports whether the live offset of d equals its plan target

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // encodePlan writes a plan as JSON or YAML: exactly the plan file's
@@ -44,6 +45,9 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 		}
 	}
 	fmt.Fprintln(w)
+	if p.Strategy.Type.IsDelete() {
+		return writeDeleteSummary(w, p)
+	}
 	for _, g := range p.Groups {
 		if p.IsNew(g) {
 			fmt.Fprintf(w, "new group %s: it did not exist when the plan was made; apply creates it\n", g.Group)
@@ -142,4 +146,39 @@ func totalText(replay, skip int64, noCurrent int) string {
 		s += fmt.Sprintf(", %d without a commit", noCurrent)
 	}
 	return s
+}
+
+// writeDeleteSummary is the reviewer's view of a delete plan: what goes
+// (the groups, or their offsets), how many partitions, and per partition
+// the committed offset that is lost.
+func writeDeleteSummary(w io.Writer, p *resetplan.Plan) error {
+	n := 0
+	for _, g := range p.Groups {
+		n += len(g.Partitions)
+	}
+	what := fmt.Sprintf("deletes the committed offsets of %s in %s", vocab.Count(n, "partition"), vocab.Count(len(p.Groups), "group"))
+	if p.Strategy.Type == resetplan.StrategyDeleteGroup {
+		what = fmt.Sprintf("deletes %s, with the committed offsets of %s", vocab.Count(len(p.Groups), "group"), vocab.Count(n, "partition"))
+	}
+	fmt.Fprintf(w, "%s; LOST is the committed offset that goes (apply writes the rollback plan that re-commits them first)\n", what)
+	header := []string{"GROUP", "TOPIC", "PARTITION", "LOST", "LOG-START", "LOG-END", "LAG"}
+	var rows [][]string
+	for _, g := range p.Groups {
+		if len(g.Partitions) == 0 {
+			rows = append(rows, []string{g.Group, missing, missing, missing, missing, missing, missing})
+		}
+		for _, pt := range g.Partitions {
+			lag := missing
+			if pt.Current != nil {
+				lag = strconv.FormatInt(max(0, pt.LogEnd-*pt.Current), 10)
+			}
+			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current),
+				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), lag})
+		}
+	}
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "the plan deletes nothing")
+		return err
+	}
+	return renderTable(w, header, rows)
 }

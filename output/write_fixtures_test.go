@@ -35,6 +35,27 @@ groups:
       - {topic: payments, partition: 2, current: 4, target: 1, logStart: 0, logEnd: 6, reason: resolved}
 `
 
+// planDelete is a delete-group plan: a group with two offsets lost, one
+// without any commit (it still goes).
+const planDelete = `apiVersion: kcg/v1
+kind: OffsetResetPlan
+createdAt: "2026-11-30T08:00:00Z"
+createdBy: kcg 0.1.0
+cluster: {id: 4L6g3nShT-eMCtK--X86sw, bootstrap: "broker-1:9092"}
+strategy: {type: delete-group}
+groups:
+  - group: billing
+    type: classic
+    stateAtPlan: Empty
+    partitions:
+      - {topic: payments, partition: 0, current: 3, target: null, logStart: 0, logEnd: 6, reason: delete-offset}
+      - {topic: payments, partition: 2, current: 6, target: null, logStart: 0, logEnd: 6, reason: delete-offset}
+  - group: idle
+    type: consumer
+    stateAtPlan: Empty
+    partitions: []
+`
+
 func decodePlan(t *testing.T, text string) *resetplan.Plan {
 	t.Helper()
 	p, err := resetplan.Decode([]byte(text))

@@ -58,6 +58,14 @@ func writeCases(t *testing.T) []writeCase {
 			buf.Write(data)
 			return err
 		}})
+	del := decodePlan(t, planDelete)
+	cs = append(cs, writeCase{"plan-delete", PlanDocument{Plan: del}, "plan-delete-summary.table",
+		func(buf *bytes.Buffer) error { _, err := buf.Write(resetplan.EncodeJSON(del)); return err },
+		func(buf *bytes.Buffer) error {
+			data, err := resetplan.EncodeYAML(del)
+			buf.Write(data)
+			return err
+		}})
 	return cs
 }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/kcg-dev/kcg/resetplan"
 )
 
 // Exists reports whether path names a file (of any kind, a dangling
@@ -121,4 +124,52 @@ func pathErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// UndoDirEnv names the directory the delete shortcuts write their undo
+// plans to, when set; by default it is the current directory.
+const UndoDirEnv = "KCG_UNDO_DIR"
+
+// WriteUndo writes the undo plan of a delete plan about to be applied at
+// once (kcg delete, kcg delete-offsets, drop-in --delete and
+// --delete-offsets: resetplan.UndoOfDelete) into the current directory, or
+// $KCG_UNDO_DIR, as kcg-TYPE-undo-STAMP.yaml (TYPE the plan's strategy,
+// delete-group or delete-offsets), and returns its name. It never
+// overwrites: a name taken (two deletes in one second) gets -2, -3, …
+// before .yaml, each create exclusive.
+func WriteUndo(plan *resetplan.Plan, now time.Time) (string, error) {
+	data, err := undoData(plan, now)
+	if err != nil {
+		return "", err
+	}
+	base := filepath.Join(os.Getenv(UndoDirEnv), "kcg-"+string(plan.Strategy.Type)+"-undo-"+now.UTC().Format("20060102T150405Z"))
+	for i := 1; ; i++ {
+		name := base + ".yaml"
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d.yaml", base, i)
+		}
+		err := create(name, data)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, os.ErrExist) || i >= 1000 {
+			return "", err
+		}
+	}
+}
+
+// ReplaceUndo rewrites the undo plan at path (written by WriteUndo) for
+// plan narrowed to what the delete did: the groups or offsets Kafka
+// refused to delete are left out, so that applying the undo plan is not
+// refused as stale for offsets that are still there. Atomic (a rename).
+func ReplaceUndo(path string, plan *resetplan.Plan, now time.Time) error {
+	data, err := undoData(plan, now)
+	if err != nil {
+		return err
+	}
+	return replace(path, data)
+}
+
+func undoData(plan *resetplan.Plan, now time.Time) ([]byte, error) {
+	return resetplan.Encode(resetplan.UndoOfDelete(plan, now), resetplan.FormatYAML)
 }

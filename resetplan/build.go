@@ -100,6 +100,10 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 	if err := checkRequest(req); err != nil {
 		return nil, nil, err
 	}
+	if req.Strategy.Type == StrategyDeleteGroup {
+		// A group goes with every offset it has committed.
+		req.Scope = Scope{AllTopics: true}
+	}
 	groups := dedupeGroups(req.Groups)
 	existing, err := readPartitions(ctx, lookup, topicsToCheck(req, groups))
 	if err != nil {
@@ -146,7 +150,10 @@ func checkRequest(req Request) error {
 	if st.Type == StrategyRollback || !knownStrategy(st.Type) {
 		return &ArgError{Msg: fmt.Sprintf("unknown reset strategy %q", st.Type)}
 	}
-	if st.Type != StrategyFromFile && req.Scope.IsZero() {
+	if st.Type == StrategyDeleteGroup && !req.Scope.IsZero() {
+		return &ArgError{Msg: "delete-group deletes every offset of the group: it takes no scope (delete-offsets does)"}
+	}
+	if st.Type != StrategyFromFile && st.Type != StrategyDeleteGroup && req.Scope.IsZero() {
 		return &ArgError{Msg: NoScopeMessage, Java: NoScopeMessage}
 	}
 	if st.Type == StrategyToGroup {
@@ -300,6 +307,13 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 		}
 	}
 	tps = vocab.SortedPartitions(tps)
+	if req.Strategy.Type.IsDelete() {
+		// A delete plan lists what is lost: only partitions with a commit.
+		tps = slices.DeleteFunc(tps, func(tp TopicPartition) bool {
+			_, ok := g.Committed[tp]
+			return !ok
+		})
+	}
 	if req.Strategy.Type == StrategyToGroup {
 		var w *Warning
 		tps, w = splitBySource(req.Strategy, g.Group, tps)
@@ -450,6 +464,11 @@ func planPartition(g GroupSnapshot, tp TopicPartition, st StrategySpec, b logBou
 	p := Partition{Topic: tp.Topic, Partition: tp.Partition, LogStart: start, LogEnd: end}
 	if cur, ok := g.Committed[tp]; ok {
 		p.Current = i64(cur)
+	}
+	if st.Type.IsDelete() {
+		// Target null: apply deletes the offset; Current is what is lost.
+		p.Reason = ReasonDeleteOffset
+		return p, nil, nil
 	}
 	target, reason, w, err := strategyTarget(st, g.Group, p, b.times)
 	if err != nil {

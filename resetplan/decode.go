@@ -372,14 +372,18 @@ func checkWirePartition(st StrategyType, group string, pt Partition, wp *wirePar
 		return bad(": reason is missing")
 	case !reasons[pt.Reason]:
 		return bad(fmt.Sprintf(": unknown reason %q", wp.Reason))
-	case (pt.Reason == ReasonRestore || pt.Reason == ReasonDeleteOffset) && st != StrategyRollback:
+	case st.IsDelete() && pt.Reason != ReasonDeleteOffset:
+		return bad(fmt.Sprintf(": a %s plan only deletes offsets (reason delete-offset, target null), not reason %s", st, pt.Reason))
+	case pt.Reason == ReasonDeleteOffset && st != StrategyRollback && !st.IsDelete():
+		return bad(fmt.Sprintf(": reason %s is only valid in a rollback or delete plan", pt.Reason))
+	case pt.Reason == ReasonRestore && st != StrategyRollback:
 		return bad(fmt.Sprintf(": reason %s is only valid in a rollback plan", pt.Reason))
 	case pt.Reason == ReasonCopiedFromGroup && st != StrategyToGroup:
 		return bad(fmt.Sprintf(": reason %s is only valid in a to-group plan", pt.Reason))
 	case pt.Reason == ReasonDeleteOffset && pt.Target != nil:
 		return bad(": reason delete-offset needs target: null")
 	case pt.Target == nil && pt.Reason != ReasonDeleteOffset:
-		return bad(": target is missing (null is only valid with reason delete-offset in a rollback plan)")
+		return bad(": target is missing (null is only valid with reason delete-offset, in a rollback or delete plan)")
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package resetplan
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -97,4 +98,37 @@ func FindDrift(p *Plan, live LiveOffsets) []Drift {
 		}
 	}
 	return out
+}
+
+// UndoOfDelete is the rollback of a delete plan applied right away (kcg
+// delete, kcg delete-offsets, drop-in --delete and --delete-offsets): the
+// live offsets are the plan's currents, just read, so no second read is
+// needed. Applying it re-commits every deleted offset: a deleted group
+// comes back, Empty, at the same offsets.
+func UndoOfDelete(p *Plan, now time.Time) *Plan {
+	live := make(LiveOffsets, len(p.Groups))
+	for _, g := range p.Groups {
+		m := make(map[TopicPartition]int64, len(g.Partitions))
+		for _, pt := range g.Partitions {
+			if pt.Current != nil {
+				m[pt.TP()] = *pt.Current
+			}
+		}
+		live[g.Group] = m
+	}
+	return Rollback(p, live, now)
+}
+
+// KeepCovered drops from p every partition no spec covers (TopicSpec.Covers):
+// a delete-offsets plan built over --all-topics narrowed to the --topic
+// arguments, which may name topics that do not exist (the shortcut and
+// drop-in report those per topic, as the Java tool does, instead of
+// refusing the whole command).
+func KeepCovered(p *Plan, specs []TopicSpec) {
+	for i := range p.Groups {
+		g := &p.Groups[i]
+		g.Partitions = slices.DeleteFunc(g.Partitions, func(pt Partition) bool {
+			return !slices.ContainsFunc(specs, func(ts TopicSpec) bool { return ts.Covers(pt.TP()) })
+		})
+	}
 }

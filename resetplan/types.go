@@ -156,6 +156,13 @@ const (
 	// StrategyToGroup is kcg's own: another group's committed offsets.
 	StrategyToGroup  StrategyType = "to-group"
 	StrategyRollback StrategyType = "rollback"
+	// StrategyDeleteGroup is kcg's own: delete the groups (DeleteGroups).
+	// Every partition lists the committed offset that goes with the group,
+	// target null (delete the offset), reason delete-offset.
+	StrategyDeleteGroup StrategyType = "delete-group"
+	// StrategyDeleteOffsets is kcg's own: delete the committed offsets of
+	// the scoped partitions (OffsetDelete), entries as for delete-group.
+	StrategyDeleteOffsets StrategyType = "delete-offsets"
 )
 
 // strategyTypes lists the types a user can ask for, in the Java tool's
@@ -168,7 +175,13 @@ var strategyTypes = []StrategyType{
 }
 
 func knownStrategy(t StrategyType) bool {
-	return t == StrategyRollback || slices.Contains(strategyTypes, t)
+	return t == StrategyRollback || t.IsDelete() || slices.Contains(strategyTypes, t)
+}
+
+// IsDelete reports whether t is one of the delete plans (delete-group,
+// delete-offsets): every entry deletes an offset, none commits one.
+func (t StrategyType) IsDelete() bool {
+	return t == StrategyDeleteGroup || t == StrategyDeleteOffsets
 }
 
 // Strategy records how the targets were chosen: the type and the one
@@ -202,7 +215,7 @@ type Strategy struct {
 // says it as "new: true" (derived, not part of the digest); kcg show and
 // kcg diff mark such groups.
 func (p *Plan) IsNew(g Group) bool {
-	return g.StateAtPlan == vocab.StateDead && p.Strategy.Type != StrategyRollback
+	return g.StateAtPlan == vocab.StateDead && p.Strategy.Type != StrategyRollback && !p.Strategy.Type.IsDelete()
 }
 
 // Group is one consumer group's part of a plan.
@@ -221,9 +234,10 @@ type Partition struct {
 	// Current is the committed offset at plan time; nil: no commit. Apply
 	// refuses the plan (stale) if the live commit differs.
 	Current *int64
-	// Target is what apply commits. nil only in rollback plans, with
-	// reason delete-offset: the partition had no commit before the applied
-	// plan, so undoing it deletes the offset.
+	// Target is what apply commits. nil means "delete the offset", always
+	// with reason delete-offset: in a rollback plan, the partition had no
+	// commit before the applied plan; in a delete-group or delete-offsets
+	// plan, every entry (Current is then the offset that is lost).
 	Target *int64
 	// LogStart and LogEnd are the log bounds at plan time.
 	LogStart int64
@@ -246,8 +260,8 @@ func (p Partition) TargetOffset() (int64, bool) {
 // Reason says why a partition got its target.
 type Reason string
 
-// The reasons. ReasonRestore and ReasonDeleteOffset appear only in rollback
-// plans.
+// The reasons. ReasonRestore appears only in rollback plans,
+// ReasonDeleteOffset only in rollback and delete plans.
 const (
 	// ReasonResolved: the strategy's value, unchanged.
 	ReasonResolved Reason = "resolved"
@@ -271,8 +285,9 @@ const (
 	ReasonCopiedFromGroup Reason = "copied-from-group"
 	// ReasonRestore: rollback to the offset committed before apply.
 	ReasonRestore Reason = "restore"
-	// ReasonDeleteOffset: rollback of a partition that had no commit
-	// before apply; target is null and apply deletes the offset.
+	// ReasonDeleteOffset: target is null and apply deletes the offset: a
+	// rollback of a partition that had no commit before apply, or every
+	// entry of a delete plan.
 	ReasonDeleteOffset Reason = "delete-offset"
 )
 

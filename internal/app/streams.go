@@ -11,6 +11,9 @@ type Streams struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
+	// InTTY is true when In is a terminal: kcg delete and delete-offsets
+	// ask before deleting there, and need --yes anywhere else.
+	InTTY bool
 	// ErrTTY is true when Err is a terminal: long operations show progress
 	// there.
 	ErrTTY bool
@@ -29,7 +32,7 @@ type Streams struct {
 // StdStreams returns the process's standard streams.
 func StdStreams() Streams {
 	return Streams{
-		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, ErrTTY: isTerminal(os.Stderr), OutTTY: isTerminal(os.Stdout),
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InTTY: isTerminal(os.Stdin), ErrTTY: isTerminal(os.Stderr), OutTTY: isTerminal(os.Stdout),
 		OutSize: func() (int, int, bool) { return terminalSize(os.Stdout) },
 		NoColor: os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",
 	}

@@ -43,6 +43,19 @@ func RunContext(ctx context.Context, args ...string) Result {
 	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 }
 
+// RunTTY runs the application as Run does, but as if stdin were a
+// terminal that types stdin (kcg delete's question).
+func RunTTY(t testing.TB, stdin string, args ...string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
+		In: strings.NewReader(stdin), InTTY: true, Out: &out, Err: &errb,
+	})
+	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
+}
+
 // MustCode fails the test unless the run exited with code.
 func (r Result) MustCode(t testing.TB, code int) Result {
 	t.Helper()
