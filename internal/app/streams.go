@@ -3,6 +3,8 @@ package app
 import (
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // Streams is the application's IO. Nothing in kcg writes to os.Stdout or
@@ -38,7 +40,11 @@ func StdStreams() Streams {
 	}
 }
 
+// isTerminal reports whether f is a terminal, asked of the terminal
+// driver (golang.org/x/term: TCGETS, TIOCGETA, GetConsoleMode), not
+// guessed from the file's mode: /dev/null is a character device too, and a
+// `kcg delete G </dev/null` in a cron job must need --yes, not read an
+// empty answer to a question.
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
