@@ -107,7 +107,7 @@ func TestHandshakePlaintextToSASL(t *testing.T) {
 
 func TestHandshakeSASLToPlaintext(t *testing.T) {
 	e := kafkatest.Cluster(t)
-	e.RequireReal(t, "pairs with the real broker's SASL listener")
+	e.RequireReal(t, "kfake takes a SASL handshake on any listener, where Kafka answers ILLEGAL_SASL_STATE")
 	_, user, password := saslBootstrap(t)
 	addr := os.Getenv(kafkatest.EnvBootstrap)
 	r := kcg(t, "list", "--bootstrap-server", addr, "--security-protocol", "SASL_PLAINTEXT", "--sasl-mechanism", "PLAIN",
