@@ -222,6 +222,9 @@ func (c *Client) roundTrip(ctx context.Context, broker int32, req kmsg.Request) 
 		if ctx.Err() != nil {
 			return nil, c.ctxErr(ctx)
 		}
+		if he := c.explainHandshake(ctx, err); he != nil {
+			return nil, he
+		}
 		return nil, c.networkErr(err)
 	}
 	rr, ok := m.(*rawResponse)
