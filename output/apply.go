@@ -3,6 +3,8 @@ package output
 import (
 	"io"
 	"strconv"
+
+	"github.com/kcg-dev/kcg/resetplan"
 )
 
 // KindApplyReport is the kind of `kcg apply`'s report.
@@ -55,6 +57,16 @@ type ApplyReport struct {
 	RollbackPlan *string `json:"rollbackPlan" yaml:"rollbackPlan"`
 	// Groups are in plan order (sorted by group id).
 	Groups []ApplyGroup `json:"groups" yaml:"groups"`
+	// plan is the plan applied, for the Markdown view (WithPlan); not
+	// part of the document.
+	plan *resetplan.Plan
+}
+
+// WithPlan returns r with the plan it reports on, whose ticket, note and
+// strategy its Markdown view names.
+func (r ApplyReport) WithPlan(p *resetplan.Plan) ApplyReport {
+	r.plan = p
+	return r
 }
 
 // ApplyGroup is one group's outcome.

@@ -30,6 +30,16 @@ type PlanDiff struct {
 	Plan       []FieldChange   `json:"plan" yaml:"plan"`
 	Groups     []GroupDiff     `json:"groups" yaml:"groups"`
 	Partitions []PartitionDiff `json:"partitions" yaml:"partitions"`
+	// planA and planB are the plans compared, for the Markdown view's
+	// heading and digests (WithPlans); not part of the document.
+	planA, planB *resetplan.Plan
+}
+
+// WithPlans returns d with the two plans it compares, which its Markdown
+// view names (ticket, note, digests).
+func (d PlanDiff) WithPlans(a, b *resetplan.Plan) PlanDiff {
+	d.planA, d.planB = a, b
+	return d
 }
 
 // FieldChange is one value that differs.
@@ -190,6 +200,9 @@ type PlanStatus struct {
 	Drift        []DriftEntry   `json:"drift" yaml:"drift"`
 	OutOfRange   []RangeEntry   `json:"outOfRange" yaml:"outOfRange"`
 	WouldWrite   []PendingEntry `json:"wouldWrite" yaml:"wouldWrite"`
+	// plan is the plan checked, for the Markdown view (its ticket,
+	// strategy and reasons); not part of the document.
+	plan *resetplan.Plan
 }
 
 // ActiveGroup is a plan group that has members now.
@@ -238,7 +251,7 @@ type PendingEntry struct {
 func NewPlanStatus(path string, plan *resetplan.Plan, clusterID string) PlanStatus {
 	return PlanStatus{
 		APIVersion: APIVersion, Kind: KindPlanStatus, Plan: path, Digest: resetplan.Digest(plan),
-		PlanClusterID: plan.Cluster.ID, ClusterID: clusterID,
+		PlanClusterID: plan.Cluster.ID, ClusterID: clusterID, plan: plan,
 	}
 }
 

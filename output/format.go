@@ -15,15 +15,19 @@ import (
 type Format string
 
 // The output formats. FormatTable is for people; FormatJSON and FormatYAML
-// carry the same document for scripts.
+// carry the same document for scripts; FormatMarkdown is the document for
+// a change ticket or a pull request (plans, diffs, apply reports,
+// describe), GitHub-flavoured Markdown.
 const (
-	FormatTable Format = "table"
-	FormatJSON  Format = "json"
-	FormatYAML  Format = "yaml"
+	FormatTable    Format = "table"
+	FormatJSON     Format = "json"
+	FormatYAML     Format = "yaml"
+	FormatMarkdown Format = "markdown"
 )
 
-// Formats lists the accepted -o values in the order help texts show them.
-func Formats() []Format { return []Format{FormatTable, FormatJSON, FormatYAML} }
+// Formats lists the -o values in the order help texts show them; each
+// command accepts those of its own -o flag.
+func Formats() []Format { return []Format{FormatTable, FormatJSON, FormatYAML, FormatMarkdown} }
 
 // ParseFormat parses an -o value. Anything but the exact names (lower
 // case, as kubectl and gh accept them) is an error that lists the allowed

@@ -177,6 +177,7 @@ func NewPlanStatusOf(path, digest string, c *groupops.Check) PlanStatus {
 	doc := PlanStatus{
 		APIVersion: APIVersion, Kind: KindPlanStatus, Plan: path, Digest: digest,
 		PlanClusterID: c.Plan.Cluster.ID, ClusterID: c.ClusterID, Ready: c.Ready(), AlreadyApplied: c.AlreadyApplied(),
+		plan: c.Plan,
 	}
 	doc.NewGroups = append(doc.NewGroups, c.Missing...)
 	for _, a := range c.Active {
@@ -204,12 +205,15 @@ type ApplyReportOf struct {
 	RollbackPlan string
 	// Result is what Apply (or Check.Unchanged) returned.
 	Result groupops.ApplyResult
+	// Source is the plan applied, which the Markdown view names (ticket,
+	// strategy); nil leaves it out.
+	Source *resetplan.Plan
 }
 
 // NewApplyReportOf is `kcg apply`'s report of in.Result: its status is the
 // result's verdict.
 func NewApplyReportOf(in ApplyReportOf) ApplyReport {
-	doc := NewApplyReport(in.Plan, in.Digest, in.ClusterID)
+	doc := NewApplyReport(in.Plan, in.Digest, in.ClusterID).WithPlan(in.Source)
 	if in.RollbackPlan != "" {
 		doc.RollbackPlan = Ptr(in.RollbackPlan)
 	}

@@ -20,7 +20,8 @@ type Document interface {
 }
 
 // Write prints doc in format f: its table for FormatTable, the document
-// for FormatJSON and FormatYAML. It is the one place a command's output
+// for FormatJSON and FormatYAML, its Markdown view for FormatMarkdown
+// (markdown.go; an error for a document without one). It is the one place a command's output
 // format is decided.
 func Write(w io.Writer, f Format, doc Document) error {
 	switch f {
@@ -28,6 +29,8 @@ func Write(w io.Writer, f Format, doc Document) error {
 		return doc.WriteTable(w)
 	case FormatJSON, FormatYAML:
 		return writeDocument(w, f, doc)
+	case FormatMarkdown:
+		return writeMarkdown(w, doc)
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }

@@ -148,7 +148,7 @@ func TestNewPlanStatus(t *testing.T) {
 	p := planA(t)
 	s := NewPlanStatus("reset.yaml", p, "live-cluster")
 	want := PlanStatus{APIVersion: APIVersion, Kind: KindPlanStatus, Plan: "reset.yaml", Digest: resetplan.Digest(p),
-		PlanClusterID: "4L6g3nShT-eMCtK--X86sw", ClusterID: "live-cluster"}
+		PlanClusterID: "4L6g3nShT-eMCtK--X86sw", ClusterID: "live-cluster", plan: p}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("NewPlanStatus = %+v, want %+v", s, want)
 	}
