@@ -48,7 +48,7 @@ func applyCommand(s Streams) *cli.Command {
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
 			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE`, which must not exist (default: beside the plan, PLAN.rollback-TIME.yaml)"},
-			outputFlag("table", "json", "yaml"),
+			outputFlag("table", "json", "yaml", "markdown"),
 		}, connectionFlags()...),
 		Action: action(s, applyOptionsFrom, runApply),
 	}
@@ -179,7 +179,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return err
 	}
 	res := r.apply(ctx, c.Context.Done(), cl, check)
-	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res})); err != nil {
+	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res, Source: r.plan})); err != nil {
 		return r.unreported(err, res.Verdict(), check, rbPath)
 	}
 	return r.exit(res.Verdict(), check, rbPath)
@@ -244,7 +244,7 @@ func (r *applyRun) loadPlan() error {
 	}
 	if r.o.expectDigest != "" && r.o.expectDigest != r.digest {
 		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", r.o.path, r.digest, r.o.expectDigest)
-		return r.o.refused(r.s, r.digest, "", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
+		return r.refused("", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
 	}
 	return nil
 }
@@ -269,7 +269,7 @@ func (r *applyRun) preflight(ctx context.Context, cl *kafkaadmin.Client) (*group
 // staleness, since an applied plan's currents are by then always "stale".
 func (r *applyRun) alreadyApplied(check *groupops.Check) error {
 	fmt.Fprintf(r.s.Err, "already applied: every committed offset equals its target; nothing was written\n")
-	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged()}))
+	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged(), Source: r.plan}))
 }
 
 // refuse prints the check's warnings and returns its refusal, nil when
@@ -280,7 +280,7 @@ func (r *applyRun) refuse(check *groupops.Check) error {
 		fmt.Fprintf(r.s.Err, "warning: %s\n", w)
 	}
 	if re, ok := errors.AsType[*groupops.RefusedError](err); ok {
-		return r.o.refused(r.s, r.digest, check.ClusterID, re.Reasons, err)
+		return r.refused(check.ClusterID, re.Reasons, err)
 	}
 	return err
 }
@@ -357,11 +357,13 @@ func orNone(groups []string) string {
 }
 
 // refused returns err, the refusal of the apply, after printing the
-// ApplyReport that says why for -o json|yaml, so that a script reading
-// stdout learns it (the table goes without: the reasons are on stderr).
-func (o applyOptions) refused(s Streams, digest, clusterID string, reasons []string, err error) error {
-	if o.format != output.FormatTable {
-		if werr := output.Write(s.Out, o.format, output.NewRefusedApplyReport(o.path, digest, clusterID, reasons)); werr != nil {
+// ApplyReport that says why for -o json|yaml|markdown, so that a script
+// (or the ticket) reading stdout learns it (the table goes without: the
+// reasons are on stderr).
+func (r *applyRun) refused(clusterID string, reasons []string, err error) error {
+	if r.o.format != output.FormatTable {
+		doc := output.NewRefusedApplyReport(r.o.path, r.digest, clusterID, reasons).WithPlan(r.plan)
+		if werr := output.Write(r.s.Out, r.o.format, doc); werr != nil {
 			return werr
 		}
 	}

@@ -45,7 +45,7 @@ func describeCommand(s Streams) *cli.Command {
 			&cli.StringSliceFlag{Name: "topic", Usage: "only these partitions: `TOPIC` or TOPIC:P,P... (repeatable; one matching nothing is named on stderr, exit 1 if none matches)"},
 			&cli.BoolFlag{Name: "time-lag", Usage: "read the timestamp of the next record each group will consume: TIME-LAG column, committedTimestamp and timeLagMs (one Fetch per partition leader)"},
 			isolationFlag(),
-			outputFlag("table", "json", "yaml"),
+			outputFlag("table", "json", "yaml", "markdown"),
 			sandboxFlag(),
 		}, connectionFlags()...),
 		Action: action(s, describeOptionsFrom, runDescribe),

@@ -26,7 +26,7 @@ func diffCommand(s Streams) *cli.Command {
 			"With one file: the plan against the live cluster — committed offsets that\n" +
 			"moved since planning, targets outside the live log, groups that gained\n" +
 			"members — and the writes apply would make now.",
-		Flags:  append([]cli.Flag{outputFlag("table", "json", "yaml")}, connectionFlags()...),
+		Flags:  append([]cli.Flag{outputFlag("table", "json", "yaml", "markdown")}, connectionFlags()...),
 		Action: action(s, diffOptionsFrom, runDiff),
 	}
 }
@@ -59,7 +59,7 @@ func diffPlans(s Streams, o diffOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := output.NewPlanDiff(o.paths[0], o.paths[1], resetplan.Diff(a, b))
+	doc := output.NewPlanDiff(o.paths[0], o.paths[1], resetplan.Diff(a, b)).WithPlans(a, b)
 	if err := output.Write(s.Out, o.format, doc); err != nil {
 		return err
 	}

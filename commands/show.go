@@ -21,10 +21,10 @@ type showOptions struct {
 func showCommand(s Streams) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
-		Usage:     "render a plan file: table (with its impact), json, yaml, or the Java tool's csv",
+		Usage:     "render a plan file: table (with its impact), json, yaml, the Java tool's csv, or markdown for a change ticket",
 		ArgsUsage: "FILE",
 		Flags: []cli.Flag{
-			outputFlag("table", "json", "yaml", "csv"),
+			outputFlag("table", "json", "yaml", "csv", "markdown"),
 			&cli.BoolFlag{Name: "with-group", Usage: "csv: always write the group column (the Java tool omits it when exactly one --group was given)"},
 		},
 		Action: action(s, showOptionsFrom, func(_ *cli.Context, s Streams, o showOptions) error { return runShow(s, o) }),
