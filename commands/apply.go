@@ -30,6 +30,9 @@ type applyOptions struct {
 	// rollbackOut is where the rollback plan goes; "" for beside the plan.
 	rollbackOut string
 	format      output.Format
+	// waitEmpty is --wait-empty: how long the preflight waits for the
+	// plan's groups to be empty; 0 refuses active groups at once.
+	waitEmpty time.Duration
 }
 
 func applyCommand(s Streams) *cli.Command {
@@ -43,11 +46,14 @@ func applyCommand(s Streams) *cli.Command {
 			"not --expect-digest. Writes the rollback plan before the first commit,\n" +
 			"commits a few groups at a time in plan order, reads every offset back, and\n" +
 			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
-			"groups in flight finish and are reported, no other group starts.",
+			"groups in flight finish and are reported, no other group starts.\n" +
+			"With --wait-empty, active groups are waited for (polled every second)\n" +
+			"instead of refused; still active when the wait ends: exit 3, nothing written.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
 			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE`, which must not exist (default: beside the plan, PLAN.rollback-TIME.yaml)"},
+			&cli.StringFlag{Name: "wait-empty", Usage: "wait up to `DURATION` (10m) for the plan's groups to have no active members, then re-check and apply at once (without --timeout the deadline is DURATION+30s)"},
 			outputFlag("table", "json", "yaml", "markdown"),
 		}, connectionFlags()...),
 		Action: action(s, applyOptionsFrom, runApply),
@@ -66,6 +72,13 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	}
 	if d := c.String("expect-digest"); d != "" {
 		o.expectDigest = normalizeDigest(d)
+	}
+	if w := c.String("wait-empty"); w != "" {
+		d, err := time.ParseDuration(w)
+		if err != nil || d <= 0 {
+			return o, app.Usagef("--wait-empty %q: give how long to wait for the groups to be empty, a positive duration such as 30s or 10m", w)
+		}
+		o.waitEmpty = d
 	}
 	var err error
 	o.format, err = formatFrom(c)
@@ -159,7 +172,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	if err := r.loadPlan(); err != nil {
 		return err
 	}
-	cl, ctx, done, err := connect(c)
+	cl, ctx, done, err := r.connect(c)
 	if err != nil {
 		return err
 	}
@@ -167,6 +180,11 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 	check, err := r.preflight(ctx, cl)
 	if err != nil {
 		return err
+	}
+	if r.o.waitEmpty > 0 && !check.AlreadyApplied() && check.OnlyActiveRefuses(r.o.force) {
+		if check, err = r.waitEmpty(ctx, cl, check); err != nil {
+			return err
+		}
 	}
 	if check.AlreadyApplied() {
 		return r.alreadyApplied(check)
@@ -247,6 +265,57 @@ func (r *applyRun) loadPlan() error {
 		return r.refused("", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
 	}
 	return nil
+}
+
+// connect dials the cluster. With --wait-empty and no --timeout, the
+// command's deadline is the wait plus the default timeout, so that
+// `apply --wait-empty 10m` waits ten minutes and still has the usual time
+// to apply; a --timeout given bounds everything, the wait included.
+func (r *applyRun) connect(c *cli.Context) (*kafkaadmin.Client, context.Context, func(), error) {
+	o, err := connOptions(c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if r.o.waitEmpty > 0 && !c.IsSet("timeout") {
+		o.Timeout = r.o.waitEmpty + app.DefaultTimeout
+	}
+	return app.Dial(c.Context, o)
+}
+
+// waitEmptyInterval is how often --wait-empty describes the groups; a
+// variable for tests (export_test.go).
+var waitEmptyInterval = groupops.DefaultWaitInterval
+
+// waitEmpty is the preflight's wait of --wait-empty: once the check's only
+// refusal is that groups are active, it polls them until none has members
+// (groupops.WaitEmpty), then checks the plan again, since the consumers
+// may have committed as they stopped: a plan they made stale is refused
+// as any other. Still active when the wait ends (its duration, or the
+// command's deadline): refused, exit 3. Ctrl-C: the context's error, 130.
+func (r *applyRun) waitEmpty(ctx context.Context, cl *kafkaadmin.Client, check *groupops.Check) (*groupops.Check, error) {
+	groups := make([]string, 0, len(check.Active))
+	for _, a := range check.Active {
+		groups = append(groups, a.Group)
+	}
+	err := groupops.WaitEmpty(ctx, cl, groups, groupops.WaitOptions{
+		Until: time.Now().Add(r.o.waitEmpty), Interval: waitEmptyInterval,
+		Progress: func(active []groupops.ActiveGroup, left time.Duration) {
+			names := make([]string, 0, len(active))
+			for _, a := range active {
+				names = append(names, fmt.Sprintf("%s (%s)", a.Group, vocab.Count(a.Members, "member")))
+			}
+			r.progress.say(fmt.Sprintf("waiting for %s to be empty, %s left: %s", vocab.Count(len(active), "group"), left.Round(time.Second), strings.Join(names, ", ")))
+		},
+	})
+	r.progress.clear()
+	if sa, ok := errors.AsType[*groupops.StillActiveError](err); ok {
+		return nil, r.refused(check.ClusterID, sa.Reasons(), app.Refused(sa))
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(r.s.Err, "no group of the plan has active members now: checking the plan again\n")
+	return r.preflight(ctx, cl)
 }
 
 // preflight checks the plan against the live cluster (groupops.Preflight)

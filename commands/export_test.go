@@ -18,3 +18,11 @@ func SetProgressDelay(d time.Duration) (restore func()) {
 	progressDelay = d
 	return func() { progressDelay = old }
 }
+
+// SetWaitEmptyInterval makes apply --wait-empty describe the groups every
+// d, until the returned restore is called. Tests only.
+func SetWaitEmptyInterval(d time.Duration) (restore func()) {
+	old := waitEmptyInterval
+	waitEmptyInterval = d
+	return func() { waitEmptyInterval = old }
+}
