@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -191,4 +192,29 @@ func TestApplyWaitEmptyRefusesAtOnce(t *testing.T) {
 	if _, err := os.Stat(f.path("reset.yaml")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// SIGINT to the built binary while it waits (main's signal.NotifyContext,
+// as a terminal's Ctrl-C): exit 130, `kcg: interrupted`, nothing written.
+func TestApplyWaitEmptySIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the kcg binary")
+	}
+	bin := filepath.Join(buildKCG(t), "kcg")
+	f := newResetFixture(t)
+	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2")
+	f.e.ClassicMember(t, f.group, f.topic)
+	var errb strings.Builder
+	cmd := exec.Command(bin, "apply", f.path("reset.yaml"), "--wait-empty", "5m", "--bootstrap-server", f.e.Bootstrap)
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	time.Sleep(3 * time.Second) // connected, checked, waiting
+	if code := interruptAndWait(t, cmd); code != 130 || lastLine(errb.String()) != "kcg: interrupted" {
+		t.Errorf("exit %d after SIGINT, stderr %q; want 130 and kcg: interrupted", code, errb.String())
+	}
+	f.mustCommitted(t, map[int32]int64{0: 5})
+	noRollback(t, f)
 }
