@@ -51,6 +51,7 @@ var examples = map[string][]string{
 		"kcg show chg-1234.yaml",
 		"kcg show chg-1234.yaml -o json",
 		"kcg show chg-1234.yaml -o csv",
+		"kcg show chg-1234.yaml -o markdown > chg-1234.md",
 	},
 	"diff": {
 		"kcg diff chg-1234.yaml",
@@ -61,6 +62,7 @@ var examples = map[string][]string{
 		"kcg apply chg-1234.yaml",
 		"kcg apply chg-1234.yaml --rollback-out chg-1234.undo.yaml -o json",
 		"kcg apply chg-1234.undo.yaml",
+		"kcg apply chg-1234.yaml --wait-empty 10m -o markdown",
 	},
 	"delete": {
 		"kcg delete billing-old --dry-run",
