@@ -135,6 +135,12 @@ func (m *mdWriter) table(columns []mdColumn, rows [][]string, noun string) {
 // table row), "|" is escaped as GFM tables require even in code spans, and
 // the fence is one backtick longer than the longest run in s.
 func mdCode(s string) string {
+	if strings.Contains(vocab.Printable(s), `\|`) {
+		// GFM splits a row before it parses code spans, taking "\\" as
+		// an escaped backslash: "\\|" would end the cell there. Escaped
+		// text has no such pair (mdText escapes every backslash).
+		return mdText(s)
+	}
 	s = strings.ReplaceAll(vocab.Printable(s), "|", `\|`)
 	if s == "" {
 		return `""`

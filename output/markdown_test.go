@@ -100,6 +100,7 @@ func TestMarkdownEscapesNames(t *testing.T) {
 		{"`edge", "`` `edge ``", "\\`edge"},
 		{"*bold* _u_ <b>", "`*bold* _u_ <b>`", `\*bold\* \_u\_ \<b\>`},
 		{"", `""`, ""},
+		{`back\|slash`, `back\\\|slash`, `back\\\|slash`},
 	} {
 		if got := mdCode(c.in); got != c.code {
 			t.Errorf("mdCode(%q) = %q, want %q", c.in, got, c.code)
@@ -110,7 +111,7 @@ func TestMarkdownEscapesNames(t *testing.T) {
 	}
 	p := decodePlan(t, planB)
 	p.Groups[0].Group = "evil|group\n| x | y |"
-	p.Groups[0].Partitions[0].Topic = "t\x1b[1A|"
+	p.Groups[0].Partitions[0].Topic = "t\x1b[1A|\\|"
 	p.Annotations = &resetplan.Annotations{Ticket: "CHG-1 | x", Note: "line one\nline two <script>"}
 	var buf bytes.Buffer
 	if err := Write(&buf, FormatMarkdown, PlanDocument{Plan: p}); err != nil {
@@ -128,13 +129,10 @@ func TestMarkdownEscapesNames(t *testing.T) {
 }
 
 // checkTableShapes fails when a table row of md has more or fewer cells
-// than its header (an unescaped "|" adds one).
-func checkTableShapes(t *testing.T, md string) {
+// than its header: it splits rows as GitHub's cmark-gfm does, a backslash
+// escaping the character after it (so "\\|" ends a cell, "\|" does not).
+func checkTableShapes(t testing.TB, md string) {
 	t.Helper()
-	cells := func(line string) int {
-		line = strings.ReplaceAll(line, `\|`, "")
-		return strings.Count(line, "|") - 1
-	}
 	want := -1
 	for _, l := range strings.Split(md, "\n") {
 		if !strings.HasPrefix(l, "|") {
@@ -142,13 +140,28 @@ func checkTableShapes(t *testing.T, md string) {
 			continue
 		}
 		if want < 0 {
-			want = cells(l)
+			want = cellCount(l)
 			continue
 		}
-		if got := cells(l); got != want {
+		if got := cellCount(l); got != want {
 			t.Errorf("row %q has %d cells, the header %d", l, got, want)
 		}
 	}
+}
+
+// cellCount counts the cells of a table row "| a | b |": its unescaped
+// pipes less one.
+func cellCount(line string) int {
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '|':
+			n++
+		}
+	}
+	return n - 1
 }
 
 // TestMarkdownOnlyWhereItExists: a document without a Markdown view is an
@@ -160,4 +173,40 @@ func TestMarkdownOnlyWhereItExists(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"markdown"`) || buf.Len() != 0 {
 		t.Errorf("err = %v, wrote %q", err, buf.String())
 	}
+}
+
+// FuzzMarkdown renders a plan whose group, topic, ticket and note are
+// arbitrary strings: the output never holds a control character other
+// than its own newlines, the heading stays one line, and every table row
+// has its header's number of cells.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"billing", "a|b", `a\|b`, "x\ny", "\x1b[2K", "`", "<b>", "\\", "\u202e", "\xff"} {
+		f.Add(s, s, s)
+	}
+	base, err := resetplan.Decode([]byte(planB))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, group, topic, note string) {
+		p := *base
+		p.Groups = []resetplan.Group{base.Groups[0]}
+		p.Groups[0].Group = group
+		p.Groups[0].Partitions = []resetplan.Partition{base.Groups[0].Partitions[0]}
+		p.Groups[0].Partitions[0].Topic = topic
+		p.Annotations = &resetplan.Annotations{Ticket: group, Note: note}
+		var buf bytes.Buffer
+		if err := Write(&buf, FormatMarkdown, PlanDocument{Plan: &p}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, r := range out {
+			if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u202e' {
+				t.Fatalf("control character %U in\n%s", r, out)
+			}
+		}
+		if lines := strings.SplitN(out, "\n", 3); !strings.HasPrefix(lines[0], "### ") || lines[1] != "" {
+			t.Fatalf("the heading is not one line:\n%s", out)
+		}
+		checkTableShapes(t, out)
+	})
 }
