@@ -1,6 +1,7 @@
 // Package output holds the documents kcg's commands print and every
 // renderer of kcg's own commands: JSON and YAML for scripts, borderless
-// tables for people. Drop-in mode's copies of the Java tool's fixed-width
+// tables for people, GitHub-flavoured Markdown for change tickets
+// (markdown*.go: plans, plan checks and diffs, apply reports, describe). Drop-in mode's copies of the Java tool's fixed-width
 // layouts are the dropin package's; the cells ("-" for what is absent) and
 // the per-group state notices (messages.go) are shared with it.
 //

@@ -24,9 +24,9 @@ type markdowner interface {
 	writeMarkdown(m *mdWriter)
 }
 
-// writeMarkdown renders doc into a buffer and writes it at once, so a
+// renderMarkdown renders doc into a buffer and writes it at once, so a
 // document that cannot be rendered writes nothing.
-func writeMarkdown(w io.Writer, doc Document) error {
+func renderMarkdown(w io.Writer, doc Document) error {
 	md, ok := doc.(markdowner)
 	if !ok {
 		return fmt.Errorf("output format %q is not available for this document", FormatMarkdown)

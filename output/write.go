@@ -30,7 +30,7 @@ func Write(w io.Writer, f Format, doc Document) error {
 	case FormatJSON, FormatYAML:
 		return writeDocument(w, f, doc)
 	case FormatMarkdown:
-		return writeMarkdown(w, doc)
+		return renderMarkdown(w, doc)
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }
