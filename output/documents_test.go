@@ -262,7 +262,7 @@ func TestSumLag(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
-	for _, s := range []string{"table", "json", "yaml"} {
+	for _, s := range []string{"table", "json", "yaml", "markdown"} {
 		f, err := ParseFormat(s)
 		if err != nil || string(f) != s {
 			t.Errorf("ParseFormat(%q) = %q, %v", s, f, err)
