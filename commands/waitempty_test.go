@@ -14,6 +14,7 @@ import (
 
 	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/clitest"
+	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
 // applyAsync runs kcg apply ARGS against the test cluster in the
@@ -47,12 +48,27 @@ func noRollback(t *testing.T, f *resetFixture) {
 // kcg apply --wait-empty waits while a consumer is in the group, writes
 // nothing meanwhile, and applies as soon as it leaves: the offsets read
 // back independently (franz-go's admin read, and on the real broker the
-// Java kafka-consumer-groups) are the plan's.
+// Java kafka-consumer-groups) are the plan's. For a classic member and a
+// KIP-848 one (on the real broker the Java console consumer).
 func TestApplyWaitEmptyWaitsForTheConsumer(t *testing.T) {
 	defer commands.SetWaitEmptyInterval(200 * time.Millisecond)()
-	f := newResetFixture(t)
-	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2")
-	m := f.e.ClassicMember(t, f.group, f.topic)
+	for _, protocol := range []string{"classic", "consumer"} {
+		t.Run(protocol, func(t *testing.T) {
+			f := newResetFixture(t)
+			f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2")
+			var m *kafkatest.Member
+			if protocol == "classic" {
+				m = f.e.ClassicMember(t, f.group, f.topic)
+			} else {
+				m = f.e.ConsumerProtocolMember(t, f.group, f.topic)
+			}
+			waitsForTheConsumer(t, f, m)
+		})
+	}
+}
+
+func waitsForTheConsumer(t *testing.T, f *resetFixture, m *kafkatest.Member) {
+	t.Helper()
 
 	res, _ := applyAsync(t, f, false, f.path("reset.yaml"), "--wait-empty", "90s", "-o", "json")
 	time.Sleep(2 * time.Second)
