@@ -17,6 +17,7 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
+	"github.com/kcg-dev/kcg/policy"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -30,6 +31,9 @@ type applyOptions struct {
 	// rollbackOut is where the rollback plan goes; "" for beside the plan.
 	rollbackOut string
 	format      output.Format
+	// policies are --policy and the profile's policy: (nil: none).
+	policies  *policy.Set
+	approvals approvalOptions
 }
 
 func applyCommand(s Streams) *cli.Command {
@@ -49,7 +53,8 @@ func applyCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
 			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE`, which must not exist (default: beside the plan, PLAN.rollback-TIME.yaml)"},
 			outputFlag("table", "json", "yaml"),
-		}, connectionFlags()...),
+			policyFlag(),
+		}, append(approvalFlags(), connectionFlags()...)...),
 		Action: action(s, applyOptionsFrom, runApply),
 	}
 }
@@ -68,7 +73,17 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		o.expectDigest = normalizeDigest(d)
 	}
 	var err error
-	o.format, err = formatFrom(c)
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
+	prof, err := profileOf(c)
+	if err != nil {
+		return o, err
+	}
+	if o.approvals, err = approvalOptionsFrom(c, o.path, prof); err != nil {
+		return o, err
+	}
+	o.policies, err = loadPolicies(c, prof)
 	return o, err
 }
 
@@ -154,7 +169,7 @@ var beforeGroupCommit func(group string)
 // against the cluster, write the rollback plan, apply, and the exit code
 // of what the apply came to.
 func runApply(c *cli.Context, s Streams, o applyOptions) error {
-	r := &applyRun{s: s, o: o, progress: newProgress(s)}
+	r := &applyRun{c: c, s: s, o: o, progress: newProgress(s)}
 	defer r.progress.done()
 	if err := r.loadPlan(); err != nil {
 		return err
@@ -179,7 +194,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return err
 	}
 	res := r.apply(ctx, c.Context.Done(), cl, check)
-	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res})); err != nil {
+	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res, Approvals: r.approvals})); err != nil {
 		return r.unreported(err, res.Verdict(), check, rbPath)
 	}
 	return r.exit(res.Verdict(), check, rbPath)
@@ -208,6 +223,7 @@ func (r *applyRun) unreported(werr error, v groupops.Verdict, check *groupops.Ch
 
 // applyRun is one kcg apply, shared by its steps.
 type applyRun struct {
+	c        *cli.Context
 	s        Streams
 	o        applyOptions
 	progress *progress
@@ -216,13 +232,16 @@ type applyRun struct {
 	// it (preflight awaits it).
 	digest  string
 	digestc chan string
+	// approvals are the verified approvals (--allowed-signers), for the
+	// report.
+	approvals []output.Approval
 }
 
 // loadPlan reads the plan and refuses, before connecting, an existing
 // --rollback-out and a digest that is not --expect-digest.
 func (r *applyRun) loadPlan() error {
 	r.progress.say("reading the plan")
-	plan, err := planfile.Read(r.o.path, r.s.In)
+	plan, data, err := planfile.ReadBytes(r.o.path, r.s.In)
 	if err != nil {
 		return err
 	}
@@ -231,7 +250,7 @@ func (r *applyRun) loadPlan() error {
 	// --expect-digest; otherwise it is computed beside the connection and
 	// the preflight (which only read the plan), and awaited after them.
 	r.digestc = make(chan string, 1)
-	if r.o.expectDigest != "" {
+	if r.o.expectDigest != "" || r.o.policies != nil || r.o.approvals.allowedSigners != "" {
 		r.digest = resetplan.Digest(plan)
 	} else {
 		go func() { r.digestc <- resetplan.Digest(plan) }()
@@ -245,6 +264,34 @@ func (r *applyRun) loadPlan() error {
 	if r.o.expectDigest != "" && r.o.expectDigest != r.digest {
 		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", r.o.path, r.digest, r.o.expectDigest)
 		return r.o.refused(r.s, r.digest, "", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
+	}
+	return r.checkReview(data)
+}
+
+// checkReview refuses, before connecting, a plan without the signed
+// approvals asked for, or one the policies deny.
+func (r *applyRun) checkReview(data []byte) error {
+	approvals, reasons, err := r.o.approvals.verifyApprovals(r.s, data)
+	if err != nil {
+		return err
+	}
+	if len(reasons) > 0 {
+		for _, why := range reasons {
+			fmt.Fprintf(r.s.Err, "not approved: %s\n", why)
+		}
+		return r.o.refused(r.s, r.digest, "", reasons, app.Refused(fmt.Errorf("%s is not approved; nothing was written", r.o.path)))
+	}
+	r.approvals = approvals
+	deny, err := policyVerdict(r.c, r.s, r.o.policies, r.plan)
+	if err != nil {
+		return err
+	}
+	if len(deny) > 0 {
+		reasons := make([]string, 0, len(deny))
+		for _, d := range deny {
+			reasons = append(reasons, "policy: "+d)
+		}
+		return r.o.refused(r.s, r.digest, "", reasons, policyRefusal(deny, "nothing was written"))
 	}
 	return nil
 }
@@ -269,7 +316,7 @@ func (r *applyRun) preflight(ctx context.Context, cl *kafkaadmin.Client) (*group
 // staleness, since an applied plan's currents are by then always "stale".
 func (r *applyRun) alreadyApplied(check *groupops.Check) error {
 	fmt.Fprintf(r.s.Err, "already applied: every committed offset equals its target; nothing was written\n")
-	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged()}))
+	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged(), Approvals: r.approvals}))
 }
 
 // refuse prints the check's warnings and returns its refusal, nil when

@@ -55,6 +55,18 @@ type ApplyReport struct {
 	RollbackPlan *string `json:"rollbackPlan" yaml:"rollbackPlan"`
 	// Groups are in plan order (sorted by group id).
 	Groups []ApplyGroup `json:"groups" yaml:"groups"`
+	// Approvals are the signed approvals apply verified
+	// (--allowed-signers), one per principal; absent when none was asked
+	// for.
+	Approvals []Approval `json:"approvals,omitempty" yaml:"approvals,omitempty"`
+}
+
+// Approval is one signed approval of the plan: who (the principals of
+// the allowed_signers line), with which key, from which signature file.
+type Approval struct {
+	Principal string `json:"principal" yaml:"principal"`
+	Key       string `json:"key" yaml:"key"`
+	Signature string `json:"signature" yaml:"signature"`
 }
 
 // ApplyGroup is one group's outcome.

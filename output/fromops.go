@@ -204,12 +204,15 @@ type ApplyReportOf struct {
 	RollbackPlan string
 	// Result is what Apply (or Check.Unchanged) returned.
 	Result groupops.ApplyResult
+	// Approvals are the verified approvals, if any were asked for.
+	Approvals []Approval
 }
 
 // NewApplyReportOf is `kcg apply`'s report of in.Result: its status is the
 // result's verdict.
 func NewApplyReportOf(in ApplyReportOf) ApplyReport {
 	doc := NewApplyReport(in.Plan, in.Digest, in.ClusterID)
+	doc.Approvals = in.Approvals
 	if in.RollbackPlan != "" {
 		doc.RollbackPlan = Ptr(in.RollbackPlan)
 	}
