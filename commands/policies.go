@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/app"
@@ -52,20 +53,9 @@ func loadPolicies(c *cli.Context, prof *connconfig.Profile) (*policy.Set, error)
 	}
 	set, err := policy.Load(c.Context, paths)
 	if ce, ok := errors.AsType[*policy.CompileError](err); ok {
-		return nil, app.BadInput(errors.New(joinLines(ce.Lines)))
+		return nil, app.BadInput(errors.New(strings.Join(ce.Lines, "; ")))
 	}
 	return set, err
-}
-
-func joinLines(lines []string) string {
-	var b bytes.Buffer
-	for i, l := range lines {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(l)
-	}
-	return b.String()
 }
 
 // policyVerdict evaluates set against the plan, as `kcg show -o json`

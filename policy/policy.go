@@ -159,7 +159,10 @@ func astLines(name string, err error) []string {
 		}
 		return []string{fmt.Sprintf("policy %s: %s", name, errorText(err))}
 	}
+	// OPA's parser may report one mistake twice, at one place, in other
+	// words: the first message of each place is kept.
 	out := make([]string, 0, len(errs))
+	var seen []string
 	for _, e := range errs {
 		where := name
 		if e.Location != nil {
@@ -168,6 +171,10 @@ func astLines(name string, err error) []string {
 			}
 			where = fmt.Sprintf("%s:%d", where, e.Location.Row)
 		}
+		if slices.Contains(seen, where) {
+			continue
+		}
+		seen = append(seen, where)
 		out = append(out, fmt.Sprintf("policy %s: %s", where, e.Message))
 	}
 	return out
