@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/kcg-dev/kcg/internal/schematest"
 )
 
 // reviewer is an SSH key made by the real ssh-keygen.
@@ -107,6 +109,7 @@ func TestApplySignedApproval(t *testing.T) {
 		rep.Approvals[0].Principal != alice.principal || rep.Approvals[1].Signature != f.path("bob.sig") {
 		t.Fatalf("report %+v (%v)", rep, err)
 	}
+	schematest.MustMatch(t, "ApplyReport", r.Stdout, false)
 	f.mustCommitted(t, map[int32]int64{0: 0})
 }
 

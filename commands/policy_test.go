@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/internal/schematest"
 )
 
 // examplePolicies are the tested example policies of docs/policies.
@@ -127,6 +128,7 @@ func TestPolicyDenies(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil || rep.Result != "refused" || len(rep.Reasons) != 2 || !strings.HasPrefix(rep.Reasons[0], "policy: ") {
 		t.Fatalf("report %+v (%v):\n%s", rep, err, r.Stdout)
 	}
+	schematest.MustMatch(t, "ApplyReport", r.Stdout, false)
 	if got := f.e.Committed(t, critical)[f.topic]; got[0] != 2 || got[1] != 4 {
 		t.Fatalf("a denied apply wrote: %v", got)
 	}
