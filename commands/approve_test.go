@@ -211,6 +211,11 @@ func TestProfilePolicyAndSigners(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("KCG_CONFIG", cfg)
+	show := kcg(t, "profile", "show", "ci", "-o", "json").MustCode(t, 0)
+	schematest.MustMatch(t, "Profile", show.Stdout, false)
+	if !strings.Contains(show.Stdout, `"allowedSigners": "`+signers+`"`) || !strings.Contains(show.Stdout, `"policy": [`) {
+		t.Fatalf("profile show:\n%s", show.Stdout)
+	}
 	plan := f.path("p.yaml")
 	r := kcg(t, "plan", f.group, "--all-topics", "--to-earliest", "--out", plan).MustCode(t, 3)
 	if !strings.Contains(r.Stderr, "policy denied: the plan has no change ticket") {
