@@ -47,7 +47,11 @@ func applyCommand(s Streams) *cli.Command {
 			"not --expect-digest. Writes the rollback plan before the first commit,\n" +
 			"commits a few groups at a time in plan order, reads every offset back, and\n" +
 			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
-			"groups in flight finish and are reported, no other group starts.",
+			"groups in flight finish and are reported, no other group starts.\n\n" +
+			"Before connecting: --policy (and the profile's policy:) refuses a plan its\n" +
+			"Rego deny rules deny; --allowed-signers (or the profile's allowedSigners:)\n" +
+			"refuses a plan without --min-approvals valid signatures of its exact bytes\n" +
+			"(PLAN.sig, or --signature) by principals of that file (docs/approvals.md).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},

@@ -123,7 +123,10 @@ func planCommand(s Streams) *cli.Command {
 			"Delete plans: --delete (strategy delete-group: the groups go, with every\n" +
 			"committed offset, each listed as what is lost) and --delete-offsets with a\n" +
 			"scope (strategy delete-offsets). 'kcg apply' deletes after the same\n" +
-			"checks as a reset, and writes the rollback plan that re-commits them first.",
+			"checks as a reset, and writes the rollback plan that re-commits them first.\n\n" +
+			"--policy PATH (and the profile's policy:) evaluates Rego policies against\n" +
+			"the plan before it is written: a deny refuses (exit 3, no file), a warn is\n" +
+			"printed (docs/policies/README.md).",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
