@@ -279,3 +279,61 @@ func TestLoadSignerEncrypted(t *testing.T) {
 		t.Fatal("a missing key loaded")
 	}
 }
+
+// A public key, or an encrypted private key, signs through the ssh-agent
+// that holds it, as ssh-keygen -Y sign -f does; the signature verifies.
+func TestLoadSignerAgent(t *testing.T) {
+	kg := sshKeygen(t)
+	agentBin, err := exec.LookPath("ssh-agent")
+	if err != nil {
+		t.Skip("ssh-agent is not installed")
+	}
+	addBin, err := exec.LookPath("ssh-add")
+	if err != nil {
+		t.Skip("ssh-add is not installed")
+	}
+	dir := t.TempDir()
+	sock := filepath.Join(dir, "agent.sock")
+	agent := exec.Command(agentBin, "-D", "-a", sock)
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	key := filepath.Join(dir, "enc")
+	run(t, nil, kg, "-q", "-t", "ed25519", "-N", "secret", "-f", key)
+	askpass := filepath.Join(dir, "askpass")
+	if err := os.WriteFile(askpass, []byte("#!/bin/sh\necho secret\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	add := exec.Command(addBin, key)
+	add.Env = append(os.Environ(), "SSH_ASKPASS="+askpass, "SSH_ASKPASS_REQUIRE=force", "DISPLAY=:0")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v\n%s", err, out)
+	}
+	pub, _ := os.ReadFile(key + ".pub")
+	s := signers(t, "agent@example.com "+string(pub))
+	for _, path := range []string{key, key + ".pub"} {
+		signer, err := approval.LoadSigner(path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		sig, err := approval.Sign(plan, signer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs, err := approval.ParseArmored(sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, err := s.Verify(plan, sigs[0], time.Now()); err != nil || a.Principal != "agent@example.com" {
+			t.Fatalf("%s: %+v %v", path, a, err)
+		}
+	}
+}
