@@ -193,6 +193,7 @@ func commandList(s Streams) []*cli.Command {
 		showCommand(s),
 		diffCommand(s),
 		applyCommand(s),
+		approveCommand(s),
 		deleteCommand(s),
 		deleteOffsetsCommand(s),
 		sandboxCommand(s),

@@ -17,6 +17,7 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
+	"github.com/kcg-dev/kcg/policy"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -33,6 +34,9 @@ type applyOptions struct {
 	// waitEmpty is --wait-empty: how long the preflight waits for the
 	// plan's groups to be empty; 0 refuses active groups at once.
 	waitEmpty time.Duration
+	// policies are --policy and the profile's policy: (nil: none).
+	policies  *policy.Set
+	approvals approvalOptions
 }
 
 func applyCommand(s Streams) *cli.Command {
@@ -48,14 +52,19 @@ func applyCommand(s Streams) *cli.Command {
 			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
 			"groups in flight finish and are reported, no other group starts.\n" +
 			"With --wait-empty, active groups are waited for (polled every second)\n" +
-			"instead of refused; still active when the wait ends: exit 3, nothing written.",
+			"instead of refused; still active when the wait ends: exit 3, nothing written.\n\n" +
+			"Before connecting: --policy (and the profile's policy:) refuses a plan its\n" +
+			"Rego deny rules deny; --allowed-signers (or the profile's allowedSigners:)\n" +
+			"refuses a plan without --min-approvals valid signatures of its exact bytes\n" +
+			"(PLAN.sig, or --signature) by principals of that file (docs/approvals.md).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
 			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE`, which must not exist (default: beside the plan, PLAN.rollback-TIME.yaml)"},
 			&cli.StringFlag{Name: "wait-empty", Usage: "wait up to `DURATION` (10m) for the plan's groups to have no active members, then re-check and apply at once (without --timeout the deadline is DURATION+30s)"},
 			outputFlag("table", "json", "yaml", "markdown"),
-		}, connectionFlags()...),
+			policyFlag(),
+		}, append(approvalFlags(), connectionFlags()...)...),
 		Action: action(s, applyOptionsFrom, runApply),
 	}
 }
@@ -81,7 +90,17 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		o.waitEmpty = d
 	}
 	var err error
-	o.format, err = formatFrom(c)
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
+	prof, err := profileOf(c)
+	if err != nil {
+		return o, err
+	}
+	if o.approvals, err = approvalOptionsFrom(c, o.path, prof); err != nil {
+		return o, err
+	}
+	o.policies, err = loadPolicies(c, prof)
 	return o, err
 }
 
@@ -167,7 +186,7 @@ var beforeGroupCommit func(group string)
 // against the cluster, write the rollback plan, apply, and the exit code
 // of what the apply came to.
 func runApply(c *cli.Context, s Streams, o applyOptions) error {
-	r := &applyRun{s: s, o: o, progress: newProgress(s)}
+	r := &applyRun{c: c, s: s, o: o, progress: newProgress(s)}
 	defer r.progress.done()
 	if err := r.loadPlan(); err != nil {
 		return err
@@ -197,7 +216,7 @@ func runApply(c *cli.Context, s Streams, o applyOptions) error {
 		return err
 	}
 	res := r.apply(ctx, c.Context.Done(), cl, check)
-	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res, Source: r.plan})); err != nil {
+	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res, Source: r.plan, Approvals: r.approvals})); err != nil {
 		return r.unreported(err, res.Verdict(), check, rbPath)
 	}
 	return r.exit(res.Verdict(), check, rbPath)
@@ -226,6 +245,7 @@ func (r *applyRun) unreported(werr error, v groupops.Verdict, check *groupops.Ch
 
 // applyRun is one kcg apply, shared by its steps.
 type applyRun struct {
+	c        *cli.Context
 	s        Streams
 	o        applyOptions
 	progress *progress
@@ -234,13 +254,16 @@ type applyRun struct {
 	// it (preflight awaits it).
 	digest  string
 	digestc chan string
+	// approvals are the verified approvals (--allowed-signers), for the
+	// report.
+	approvals []output.Approval
 }
 
 // loadPlan reads the plan and refuses, before connecting, an existing
 // --rollback-out and a digest that is not --expect-digest.
 func (r *applyRun) loadPlan() error {
 	r.progress.say("reading the plan")
-	plan, err := planfile.Read(r.o.path, r.s.In)
+	plan, data, err := planfile.ReadBytes(r.o.path, r.s.In)
 	if err != nil {
 		return err
 	}
@@ -249,7 +272,7 @@ func (r *applyRun) loadPlan() error {
 	// --expect-digest; otherwise it is computed beside the connection and
 	// the preflight (which only read the plan), and awaited after them.
 	r.digestc = make(chan string, 1)
-	if r.o.expectDigest != "" {
+	if r.o.expectDigest != "" || r.o.policies != nil || r.o.approvals.allowedSigners != "" {
 		r.digest = resetplan.Digest(plan)
 	} else {
 		go func() { r.digestc <- resetplan.Digest(plan) }()
@@ -263,6 +286,34 @@ func (r *applyRun) loadPlan() error {
 	if r.o.expectDigest != "" && r.o.expectDigest != r.digest {
 		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", r.o.path, r.digest, r.o.expectDigest)
 		return r.refused("", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
+	}
+	return r.checkReview(data)
+}
+
+// checkReview refuses, before connecting, a plan without the signed
+// approvals asked for, or one the policies deny.
+func (r *applyRun) checkReview(data []byte) error {
+	approvals, reasons, err := r.o.approvals.verifyApprovals(r.s, data)
+	if err != nil {
+		return err
+	}
+	if len(reasons) > 0 {
+		for _, why := range reasons {
+			fmt.Fprintf(r.s.Err, "not approved: %s\n", why)
+		}
+		return r.refused("", reasons, app.Refused(fmt.Errorf("%s is not approved; nothing was written", r.o.path)))
+	}
+	r.approvals = approvals
+	deny, err := policyVerdict(r.c, r.s, r.o.policies, r.plan)
+	if err != nil {
+		return err
+	}
+	if len(deny) > 0 {
+		reasons := make([]string, 0, len(deny))
+		for _, d := range deny {
+			reasons = append(reasons, "policy: "+d)
+		}
+		return r.refused("", reasons, policyRefusal(deny, "nothing was written"))
 	}
 	return nil
 }
@@ -338,7 +389,7 @@ func (r *applyRun) preflight(ctx context.Context, cl *kafkaadmin.Client) (*group
 // staleness, since an applied plan's currents are by then always "stale".
 func (r *applyRun) alreadyApplied(check *groupops.Check) error {
 	fmt.Fprintf(r.s.Err, "already applied: every committed offset equals its target; nothing was written\n")
-	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged(), Source: r.plan}))
+	return output.Write(r.s.Out, r.o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: r.o.path, Digest: r.digest, ClusterID: check.ClusterID, Result: check.Unchanged(), Source: r.plan, Approvals: r.approvals}))
 }
 
 // refuse prints the check's warnings and returns its refusal, nil when

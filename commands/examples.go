@@ -60,9 +60,13 @@ var examples = map[string][]string{
 	},
 	"apply": {
 		"kcg apply chg-1234.yaml",
-		"kcg apply chg-1234.yaml --rollback-out chg-1234.undo.yaml -o json",
 		"kcg apply chg-1234.undo.yaml",
 		"kcg apply chg-1234.yaml --wait-empty 10m -o markdown",
+		"kcg apply chg-1234.yaml --allowed-signers reviewers --min-approvals 2 --signature alice.sig --signature bob.sig",
+	},
+	"approve": {
+		"kcg approve chg-1234.yaml --key ~/.ssh/id_ed25519",
+		"kcg approve chg-1234.yaml --key ~/.ssh/id_rsa.pub --out bob.sig",
 	},
 	"delete": {
 		"kcg delete billing-old --dry-run",

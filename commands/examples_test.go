@@ -87,6 +87,7 @@ func TestHelpExamplesAreValid(t *testing.T) {
 		"show":           func(c *cli.Context) error { _, err := showOptionsFrom(c); return err },
 		"diff":           func(c *cli.Context) error { _, err := diffOptionsFrom(c); return err },
 		"apply":          func(c *cli.Context) error { _, err := applyOptionsFrom(c); return err },
+		"approve":        func(c *cli.Context) error { _, err := approveOptionsFrom(c); return err },
 		"delete":         func(c *cli.Context) error { _, err := deleteOptionsFrom(c); return err },
 		"delete-offsets": func(c *cli.Context) error { _, err := deleteOffsetsOptionsFrom(c); return err },
 		"sandbox":        noArgs,

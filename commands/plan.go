@@ -13,6 +13,7 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
+	"github.com/kcg-dev/kcg/policy"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -84,6 +85,8 @@ type planOptions struct {
 	allowNewGroup bool
 	format        output.Format
 	request       groupops.PlanRequest
+	// policies are --policy and the profile's policy: (nil: none).
+	policies *policy.Set
 }
 
 func planCommand(s Streams) *cli.Command {
@@ -102,6 +105,7 @@ func planCommand(s Streams) *cli.Command {
 		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
 		&cli.StringFlag{Name: "ticket", Usage: "change ticket id, recorded in the plan and in the committed offsets' metadata"},
 		&cli.StringFlag{Name: "note", Usage: "free-text note, recorded like --ticket"},
+		policyFlag(),
 		&formatFlag{StringFlag: &cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "also print the plan on stdout: table (the summary), json or yaml"}, formats: []string{"table", "json", "yaml"}},
 		sandboxFlag(),
 	)
@@ -119,7 +123,10 @@ func planCommand(s Streams) *cli.Command {
 			"Delete plans: --delete (strategy delete-group: the groups go, with every\n" +
 			"committed offset, each listed as what is lost) and --delete-offsets with a\n" +
 			"scope (strategy delete-offsets). 'kcg apply' deletes after the same\n" +
-			"checks as a reset, and writes the rollback plan that re-commits them first.",
+			"checks as a reset, and writes the rollback plan that re-commits them first.\n\n" +
+			"--policy PATH (and the profile's policy:) evaluates Rego policies against\n" +
+			"the plan before it is written: a deny refuses (exit 3, no file), a warn is\n" +
+			"printed (docs/policies/README.md).",
 		Flags:  append(flags, connectionFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
@@ -186,7 +193,12 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 		r.Annotations = &resetplan.Annotations{Ticket: c.String("ticket"), Note: c.String("note")}
 	}
 	r.CreatedBy = app.CreatedBy()
-	return o, nil
+	prof, err := profileOf(c)
+	if err != nil {
+		return o, err
+	}
+	o.policies, err = loadPolicies(c, prof)
+	return o, err
 }
 
 func runPlan(c *cli.Context, s Streams, o planOptions) error {
@@ -238,6 +250,9 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	}
 	if err := resetplan.CheckWritable(data, resetplan.FormatForPath(o.out)); err != nil {
 		return app.Refused(err)
+	}
+	if err := o.enforcePolicies(c, s, data); err != nil {
+		return err
 	}
 	if o.out == "-" {
 		if _, err := s.Out.Write(data); err != nil {
@@ -392,4 +407,25 @@ func planError(err error) error {
 
 func errPlanExists(path string) error {
 	return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", path)
+}
+
+// enforcePolicies evaluates the policies against the plan as it will be
+// read back from data (what kcg show -o json prints of the file), before
+// the file is written.
+func (o planOptions) enforcePolicies(c *cli.Context, s Streams, data []byte) error {
+	if o.policies == nil {
+		return nil
+	}
+	p, err := resetplan.Decode(data)
+	if err != nil {
+		return err
+	}
+	deny, err := policyVerdict(c, s, o.policies, p)
+	if err != nil {
+		return err
+	}
+	if len(deny) > 0 {
+		return policyRefusal(deny, "no plan was written")
+	}
+	return nil
 }

@@ -79,6 +79,14 @@ type Profile struct {
 	// password; PasswordFile a file holding it. At most one is set.
 	PasswordEnv  string
 	PasswordFile string
+	// Policy is the profile's policy: list (Rego files or directories,
+	// relative to the config file), always evaluated by plan and apply
+	// besides any --policy.
+	Policy []string
+	// AllowedSigners is the allowedSigners: file (OpenSSH
+	// allowed_signers) apply checks approvals against unless
+	// --allowed-signers is given.
+	AllowedSigners string
 	// Line is the line of the profile's name in the file.
 	Line int
 }
@@ -268,7 +276,7 @@ func scalar(path string, k, v *yaml.Node) (string, error) {
 }
 
 var (
-	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl"}
+	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl", "policy", "allowedSigners"}
 	tlsKeys     = []string{"caFile", "certFile", "keyFile", "serverName", "insecureSkipVerify"}
 	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile"}
 )
@@ -330,6 +338,14 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 				}
 				return err
 			})
+		case "policy":
+			p.Policy, err = pathList(path, k, v)
+			for i := range p.Policy {
+				p.Policy[i] = rel(p.Policy[i])
+			}
+		case "allowedSigners":
+			p.AllowedSigners, err = scalar(path, k, v)
+			p.AllowedSigners = rel(p.AllowedSigners)
 		case "password", "sasl.password":
 			return inlinePassword(path, k, where)
 		default:
@@ -381,6 +397,27 @@ func parseSection(path string, k, v *yaml.Node, where string, known []string, fn
 		}
 		return fn(k, v)
 	})
+}
+
+// pathList accepts one path or a list of paths.
+func pathList(path string, k, v *yaml.Node) ([]string, error) {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		if v.Tag == "!!null" || v.Value == "" {
+			return nil, profileErr(path, v.Line, "%s: give a path or a list of paths", k.Value)
+		}
+		return []string{v.Value}, nil
+	case yaml.SequenceNode:
+		var out []string
+		for _, e := range v.Content {
+			if e.Kind != yaml.ScalarNode || e.Tag == "!!null" || e.Value == "" {
+				return nil, profileErr(path, e.Line, "%s: each entry must be a path", k.Value)
+			}
+			out = append(out, e.Value)
+		}
+		return out, nil
+	}
+	return nil, profileErr(path, v.Line, "%s: give a path or a list of paths", k.Value)
 }
 
 // bootstrapList accepts "h:p,h:p" or a list of "h:p".

@@ -76,6 +76,14 @@ func (o ConnOptions) withProfile() (ConnOptions, *Profile, error) {
 	return o.merge(p), &p, nil
 }
 
+// SelectedProfile is the profile these options use, as Resolve would
+// apply it (nil: none), for the settings that are not the connection's
+// (policy:, allowedSigners:).
+func (o ConnOptions) SelectedProfile() (*Profile, error) {
+	_, p, err := o.withProfile()
+	return p, err
+}
+
 func dropProfile(from string) string {
 	if from == "KCG_PROFILE" {
 		return "unset KCG_PROFILE"

@@ -57,9 +57,21 @@ type ApplyReport struct {
 	RollbackPlan *string `json:"rollbackPlan" yaml:"rollbackPlan"`
 	// Groups are in plan order (sorted by group id).
 	Groups []ApplyGroup `json:"groups" yaml:"groups"`
+	// Approvals are the signed approvals apply verified
+	// (--allowed-signers), one per principal; absent when none was asked
+	// for.
+	Approvals []Approval `json:"approvals,omitempty" yaml:"approvals,omitempty"`
 	// plan is the plan applied, for the Markdown view (WithPlan); not
 	// part of the document.
 	plan *resetplan.Plan
+}
+
+// Approval is one signed approval of the plan: who (the principals of
+// the allowed_signers line), with which key, from which signature file.
+type Approval struct {
+	Principal string `json:"principal" yaml:"principal"`
+	Key       string `json:"key" yaml:"key"`
+	Signature string `json:"signature" yaml:"signature"`
 }
 
 // WithPlan returns r with the plan it reports on, whose ticket, note and

@@ -208,12 +208,15 @@ type ApplyReportOf struct {
 	// Source is the plan applied, which the Markdown view names (ticket,
 	// strategy); nil leaves it out.
 	Source *resetplan.Plan
+	// Approvals are the verified approvals, if any were asked for.
+	Approvals []Approval
 }
 
 // NewApplyReportOf is `kcg apply`'s report of in.Result: its status is the
 // result's verdict.
 func NewApplyReportOf(in ApplyReportOf) ApplyReport {
 	doc := NewApplyReport(in.Plan, in.Digest, in.ClusterID).WithPlan(in.Source)
+	doc.Approvals = in.Approvals
 	if in.RollbackPlan != "" {
 		doc.RollbackPlan = Ptr(in.RollbackPlan)
 	}

@@ -51,6 +51,10 @@ type ProfileDocument struct {
 	SecurityProtocol *string     `json:"securityProtocol" yaml:"securityProtocol"`
 	TLS              ProfileTLS  `json:"tls" yaml:"tls"`
 	SASL             ProfileSASL `json:"sasl" yaml:"sasl"`
+	// Policy and AllowedSigners are the profile's policy: and
+	// allowedSigners: (absolute paths); absent when not set.
+	Policy         []string `json:"policy,omitempty" yaml:"policy,omitempty"`
+	AllowedSigners *string  `json:"allowedSigners,omitempty" yaml:"allowedSigners,omitempty"`
 }
 
 // ProfileTLS is a profile's tls section; paths are absolute (relative ones
@@ -137,6 +141,7 @@ func NewProfileDocument(f *connconfig.ProfileFile, p connconfig.Profile) Profile
 			Mechanism: optional(p.SASLMechanism), Username: optional(p.SASLUsername),
 			PasswordEnv: optional(p.PasswordEnv), PasswordFile: optional(p.PasswordFile),
 		},
+		Policy: p.Policy, AllowedSigners: optional(p.AllowedSigners),
 	}
 }
 
@@ -176,6 +181,10 @@ func (d ProfileDocument) WriteTable(w io.Writer) error {
 		v := "from file " + *d.SASL.PasswordFile
 		line("sasl password", &v)
 	}
+	for _, pol := range d.Policy {
+		line("policy", &pol)
+	}
+	line("allowed signers", d.AllowedSigners)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -16,6 +16,14 @@ import (
 // not a kcg plan (a Java CSV, garbage, a newer major version) is bad
 // input, exit 65.
 func Read(path string, in io.Reader) (*resetplan.Plan, error) {
+	p, _, err := ReadBytes(path, in)
+	return p, err
+}
+
+// ReadBytes is Read, and also returns the exact bytes decoded: the bytes
+// a signed approval covers (kcg apply --allowed-signers verifies these,
+// not a second read of the file).
+func ReadBytes(path string, in io.Reader) (*resetplan.Plan, []byte, error) {
 	var data []byte
 	var err error
 	if path == "-" {
@@ -25,16 +33,16 @@ func Read(path string, in io.Reader) (*resetplan.Plan, error) {
 	}
 	var tl *resetplan.TooLargeError
 	if errors.As(err, &tl) {
-		return nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
+		return nil, nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
 	}
 	if err != nil {
-		return nil, app.BadInput(fmt.Errorf("reading plan: %w", err))
+		return nil, nil, app.BadInput(fmt.Errorf("reading plan: %w", err))
 	}
 	p, err := resetplan.Decode(data)
 	if err != nil {
-		return nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
+		return nil, nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
 	}
-	return p, nil
+	return p, data, nil
 }
 
 // readFileLimited is os.ReadFile that reads no more than limit+1 bytes
