@@ -246,6 +246,10 @@ func (c *Client) ctxErr(ctx context.Context) error {
 // networkErr names the cluster in dial errors so the operator sees which
 // address did not answer.
 func (c *Client) networkErr(err error) error {
+	var me *connconfig.MechanismError
+	if errors.As(err, &me) {
+		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
+	}
 	if errors.Is(err, kafka.SASLAuthenticationFailed) || errors.Is(err, kafka.IllegalSASLState) || errors.Is(err, kafka.UnsupportedSASLMechanism) {
 		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
 	}
