@@ -94,7 +94,7 @@ func (r *resolver) mskMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, erro
 	if creds == nil {
 		return nil, r.dataErr("sasl.jaas.config", "AWS_MSK_IAM: the AWS configuration has no credentials provider", nil)
 	}
-	return &mskMech{creds: creds, region: cfg.Region, signer: signer.NewSigner(), now: time.Now}, nil
+	return &mskMech{creds: creds, region: cfg.Region, signer: newSigner(), now: time.Now}, nil
 }
 
 // mskMech wraps kafka-go's AWS_MSK_IAM mechanism: it picks the region for
@@ -132,3 +132,5 @@ func (m *mskMech) String() string {
 
 // Format makes every fmt verb print String.
 func (m *mskMech) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(m.String())) }
+
+func newSigner() *signer.Signer { return signer.NewSigner() }
