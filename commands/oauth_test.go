@@ -185,7 +185,7 @@ func TestOAuthWatchOutlivesToken(t *testing.T) {
 		t.Fatalf("%d samples, want 16:\n%s\n%s", len(lines), res.Stdout, res.Stderr)
 	}
 	for i, l := range lines {
-		if !strings.Contains(l, `"group":"`+group+`"`) || strings.Contains(l, `"error"`) {
+		if !strings.Contains(l, `"group":"`+group+`"`) || strings.Contains(l, `"error":"`) {
 			t.Fatalf("sample %d: %s", i+1, l)
 		}
 	}
