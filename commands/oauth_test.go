@@ -282,3 +282,45 @@ func TestOAuthTokenFile(t *testing.T) {
 	}
 	kcg(t, "describe", group, "-b", r.oidc, "--sasl-mechanism", "OAUTHBEARER", "--sasl-oauth-token-file", p).MustCode(t, 0)
 }
+
+// docExample returns the properties block of docs/connecting.md marked
+// <!-- tested: NAME ... -->.
+func docExample(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "docs", "connecting.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "<!-- tested: "+name+" ")
+	if !ok {
+		t.Fatalf("docs/connecting.md has no example marked %q", name)
+	}
+	_, rest, _ = strings.Cut(rest, "```properties\n")
+	block, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatalf("example %q has no properties block", name)
+	}
+	return block
+}
+
+// The examples of docs/connecting.md work as written, with the test's
+// endpoint, client and (no-TLS) protocol in place of the placeholders.
+func TestOAuthDocExamples(t *testing.T) {
+	r := newOAuthRig(t)
+	_, group := r.fixture(t)
+	oidc := strings.NewReplacer("security.protocol=SASL_SSL", "security.protocol=SASL_PLAINTEXT",
+		"https://idp.example.com/oauth2/token", r.tokenURL, `"kcg-ops"`, `"`+r.client+`"`, `clientSecret="..."`, `clientSecret="`+r.secret+`"`).Replace(docExample(t, "oauth-oidc"))
+	for _, c := range []struct{ name, addr, body string }{
+		{"oauth-oidc", r.oidc, oidc},
+		{"oauth-unsecured", r.unsecured, docExample(t, "oauth-unsecured")},
+	} {
+		p := filepath.Join(r.dir, c.name+".properties")
+		if err := os.WriteFile(p, []byte(c.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res := kcg(t, "describe", group, "-b", c.addr, "--command-config", p).MustCode(t, 0)
+		if len(rows(res.Stdout, group)) != 2 {
+			t.Fatalf("%s: %s", c.name, res.Stdout)
+		}
+	}
+}

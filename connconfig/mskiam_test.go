@@ -155,3 +155,31 @@ func TestMSKIAMErrors(t *testing.T) {
 		t.Fatalf("no credentials: %v", err)
 	}
 }
+
+// The MSK example of docs/connecting.md resolves as written.
+func TestMSKIAMDocExample(t *testing.T) {
+	isolateAWS(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIDDOC")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "doc-secret")
+	data, err := os.ReadFile(filepath.Join("..", "docs", "connecting.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "<!-- tested: msk-iam ")
+	_, rest, _ = strings.Cut(rest, "```properties\n")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/connecting.md has no msk-iam example")
+	}
+	p := filepath.Join(t.TempDir(), "msk.properties")
+	if err := os.WriteFile(p, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ConnOptions{Bootstrap: "b-1.demo.abc.c2.kafka.eu-west-1.amazonaws.com:9098", CommandConfig: p}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TLS == nil || cfg.SASL == nil || cfg.SASL.Name() != "AWS_MSK_IAM" {
+		t.Fatalf("cfg %v", cfg)
+	}
+}

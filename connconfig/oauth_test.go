@@ -134,8 +134,8 @@ func TestOAuthUnsecured(t *testing.T) {
 // mechanism.
 func TestOAuthClientCredentials(t *testing.T) {
 	s := startOIDC(t, 20*time.Second)
-	for _, handler := range []string{oauthHandler3, oauthHandler4} {
-		t.Run(handler[strings.LastIndexByte(handler, '.')+1:]+"@"+handler[:30], func(t *testing.T) {
+	for name, handler := range map[string]string{"Kafka 3.x handler": oauthHandler3, "Kafka 4.x handler": oauthHandler4} {
+		t.Run(name, func(t *testing.T) {
 			f := oauthProps(t, "sasl.oauthbearer.token.endpoint.url="+s.TokenURL()+"\nsasl.login.callback.handler.class="+handler+"\n"+
 				`sasl.jaas.config=`+testOAuthModule+` required clientId="`+testClient+`" clientSecret="`+testSecret+`" scope="kafka.read";`+"\n")
 			cfg, err := ConnOptions{CommandConfig: f}.Resolve()
