@@ -57,7 +57,8 @@
 #                     of the broker and the Java tools); default: the JWKS URL
 #   KCG_KAFKA_OAUTH_ISSUER    the OIDC listener's expected issuer (default:
 #                     the JWKS URL's scheme://host:port)
-#   KCG_KAFKA_OAUTH_AUDIENCE  the OIDC listener's expected audience (optional)
+#   KCG_KAFKA_OAUTH_AUDIENCE  the OIDC listener's expected audience (default:
+#                     none, the audience is not checked)
 #   KCG_KAFKA_OAUTH_REAUTH_MS the OIDC listener's connections.max.reauth.ms
 #                     (optional)
 set -euo pipefail
@@ -279,7 +280,12 @@ EOF
 		# Kafka 4.4 refuses to start without an expected issuer; the
 		# default is the JWKS URL's origin (internal/testoidc's issuer).
 		echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.expected.issuer=${KCG_KAFKA_OAUTH_ISSUER:-$(sed -E 's|^([a-z]+://[^/]+).*|\1|' <<<"$KCG_KAFKA_OAUTH_JWKS_URL")}"
-		[[ -z "${KCG_KAFKA_OAUTH_AUDIENCE:-}" ]] || echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.expected.audience=$KCG_KAFKA_OAUTH_AUDIENCE"
+		# 4.4 also wants an audience, or to be told not to check it.
+		if [[ -n "${KCG_KAFKA_OAUTH_AUDIENCE:-}" ]]; then
+			echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.expected.audience=$KCG_KAFKA_OAUTH_AUDIENCE"
+		else
+			echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.allow.unverified.audience=true"
+		fi
 		[[ -z "${KCG_KAFKA_OAUTH_REAUTH_MS:-}" ]] || echo "listener.name.oidc.oauthbearer.connections.max.reauth.ms=$KCG_KAFKA_OAUTH_REAUTH_MS"
 	} >>"$f"
 }
