@@ -173,6 +173,23 @@ func TestOAuthClientCredentials(t *testing.T) {
 		})
 	}
 
+	t.Run("Kafka 4.1 keys instead of the login module's options", func(t *testing.T) {
+		f := oauthProps(t, "sasl.oauthbearer.token.endpoint.url="+s.TokenURL()+"\nsasl.login.callback.handler.class="+oauthHandler4+"\n"+
+			"sasl.oauthbearer.client.credentials.client.id="+testClient+"\nsasl.oauthbearer.client.credentials.client.secret="+testSecret+"\nsasl.oauthbearer.scope=kafka.write\n"+
+			`sasl.jaas.config=`+testOAuthModule+` required clientId="other" clientSecret="other" scope="other";`+"\n")
+		cfg, err := ConnOptions{CommandConfig: f}.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, err := first(t, cfg.SASL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := bearer(t, msg)
+		if _, c := claims(t, tok); c["sub"] != testClient || c["scope"] != "kafka.write" {
+			t.Fatalf("claims %v", c)
+		}
+	})
 	t.Run("wrong secret", func(t *testing.T) {
 		f := oauthProps(t, "sasl.oauthbearer.token.endpoint.url="+s.TokenURL()+"\nsasl.login.callback.handler.class="+oauthHandler4+"\n"+
 			`sasl.jaas.config=`+testOAuthModule+` required clientId="`+testClient+`" clientSecret="not-it";`+"\n")

@@ -45,7 +45,12 @@ type oidcToken struct {
 // clientCredentials builds the client credentials source from the flags,
 // the profile and the login module's clientId, clientSecret and scope.
 func (r *resolver) clientCredentials(u *url.URL, opts map[string]string) (*oidcToken, error) {
+	// Kafka 4.1+ (KIP-1139) has keys of its own for what the login
+	// module's options say; as in Java, the key wins over the option.
 	id := r.o.SASLUsername
+	if id == "" {
+		id = r.get("sasl.oauthbearer.client.credentials.client.id")
+	}
 	if id == "" {
 		id = opts["clientId"]
 	}
@@ -58,6 +63,9 @@ func (r *resolver) clientCredentials(u *url.URL, opts map[string]string) (*oidcT
 		secret = p
 	}
 	if secret == "" {
+		secret = r.get("sasl.oauthbearer.client.credentials.client.secret")
+	}
+	if secret == "" {
 		secret = opts["clientSecret"]
 	}
 	if id == "" {
@@ -67,6 +75,9 @@ func (r *resolver) clientCredentials(u *url.URL, opts map[string]string) (*oidcT
 		return nil, usageErr("--sasl-password", "OAUTHBEARER with a token endpoint needs a client secret: clientSecret=\"...\" in sasl.jaas.config, KCG_SASL_PASSWORD, --sasl-password or the profile's sasl.passwordEnv/passwordFile")
 	}
 	scope := r.o.SASLOAuthScope
+	if scope == "" {
+		scope = r.get("sasl.oauthbearer.scope")
+	}
 	if scope == "" {
 		scope = opts["scope"]
 	}
