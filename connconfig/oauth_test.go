@@ -337,3 +337,22 @@ func TestOAuthConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzOAuthUntrusted feeds what a token endpoint, a token file or a broker
+// may send (a token, an error JSON challenge) to the code that reads it:
+// never a panic, and what ends up in an error line stays one line.
+func FuzzOAuthUntrusted(f *testing.F) {
+	f.Add("eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjE3MDAwMDAwMDAsImlhdCI6MTcwMDAwMDAwMH0.c2ln")
+	f.Add(`{"status":"invalid_token","scope":"kafka\nx"}`)
+	f.Add("a.b.c")
+	f.Add("..")
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _, err := jwtTimes(s)
+		if err != nil && strings.ContainsAny(err.Error(), "\n\r") {
+			t.Fatalf("multi-line error %q", err)
+		}
+		if msg := brokerRejection([]byte(s), "unsecured JWS"); strings.ContainsAny(msg, "\n\r\x00") {
+			t.Fatalf("multi-line message %q", msg)
+		}
+	})
+}
