@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/internal/schematest"
 )
 
 // The OAUTHBEARER tests run against the real broker's OIDC and unsecured
@@ -321,6 +322,23 @@ func TestOAuthDocExamples(t *testing.T) {
 		res := kcg(t, "describe", group, "-b", c.addr, "--command-config", p).MustCode(t, 0)
 		if len(rows(res.Stdout, group)) != 2 {
 			t.Fatalf("%s: %s", c.name, res.Stdout)
+		}
+	}
+}
+
+// kcg profile show of an OAUTHBEARER profile: the token endpoint, file and
+// scope as written, the secret as its reference, and a document its schema
+// accepts.
+func TestOAuthProfileShow(t *testing.T) {
+	writeConfig(t, "profiles:\n  cloud:\n    bootstrap: pkc-1:9092\n    securityProtocol: SASL_SSL\n    sasl:\n      mechanism: OAUTHBEARER\n      username: kcg-ops\n"+
+		"      passwordEnv: CLOUD_SECRET\n      tokenEndpoint: https://idp.example.com/oauth2/token\n      scope: kafka\n")
+	for _, o := range []string{"json", "yaml"} {
+		schematest.MustMatch(t, "Profile", kcg(t, "profile", "show", "cloud", "-o", o).MustCode(t, 0).Stdout, o == "yaml")
+	}
+	out := kcg(t, "profile", "show", "cloud").MustCode(t, 0).Stdout
+	for _, want := range []string{"sasl mechanism:     OAUTHBEARER\n", "sasl password:      from $CLOUD_SECRET\n", "oauth token url:    https://idp.example.com/oauth2/token\n", "oauth scope:        kafka\n"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("profile show lacks %q:\n%s", want, out)
 		}
 	}
 }
