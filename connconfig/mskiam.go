@@ -51,7 +51,11 @@ var mskHostRegion = regexp.MustCompile(`\.kafka(?:-serverless)?\.([a-z0-9-]+)\.a
 // connection.
 func (r *resolver) mskMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, error) {
 	if r.o.SASLUsername != "" || (r.o.SASLPassword != "" && !r.o.SASLPasswordFromEnv) {
-		return nil, usageErr("--sasl-username", "AWS_MSK_IAM takes no user name or password: it signs with the AWS credentials of the standard chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, ~/.aws, instance role)")
+		flag := "--sasl-username"
+		if r.o.SASLUsername == "" {
+			flag = "--sasl-password"
+		}
+		return nil, usageErr(flag, "AWS_MSK_IAM takes no user name or password: it signs with the AWS credentials of the standard chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, ~/.aws, instance role)")
 	}
 	opts := map[string]string{}
 	if jaas != nil {

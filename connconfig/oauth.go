@@ -188,8 +188,10 @@ func (r *resolver) oauthMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, er
 		src := &fileToken{path: path}
 		if _, _, err := src.read(); err != nil {
 			// Unreadable or not a token at all: bad input (65), before
-			// any connection.
-			return nil, r.keyErr(key, err.Error(), nil)
+			// any connection, whether a flag or the file named it.
+			e := r.keyErr(key, err.Error(), nil)
+			e.Kind = ConfigErrorData
+			return nil, e
 		}
 		m.src, m.desc = src, "token file "+path
 		return m, nil
@@ -206,9 +208,6 @@ func (r *resolver) oauthMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, er
 func (r *resolver) keyErr(key, msg string, err error) *ConfigError {
 	if strings.HasPrefix(key, "--") {
 		e := usageErr(key, msg)
-		if strings.HasPrefix(key, "--sasl-oauth-token-file") {
-			e.Kind = ConfigErrorData
-		}
 		e.Err = err
 		return e
 	}

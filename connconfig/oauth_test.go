@@ -264,6 +264,10 @@ func TestOAuthTokenFile(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Kind != ConfigErrorData || !strings.Contains(err.Error(), "cannot read the token file") {
 		t.Fatalf("missing file: %v", err)
 	}
+	_, err = ConnOptions{Bootstrap: "h:1", SASLMechanism: "OAUTHBEARER", SASLOAuthTokenEndpoint: "file://" + p}.Resolve()
+	if !errors.As(err, &ce) || ce.Kind != ConfigErrorData || ce.Key != "--sasl-oauth-token-endpoint" {
+		t.Fatalf("missing file through the endpoint flag: %v", err)
+	}
 	write("not a token")
 	f := oauthProps(t, "sasl.oauthbearer.token.endpoint.url=file://"+p+"\nsasl.jaas.config="+testOAuthModule+" required;\n")
 	if _, err := (ConnOptions{CommandConfig: f}).Resolve(); !errors.As(err, &ce) || ce.Kind != ConfigErrorData || ce.Key != keyTokenEndpoint || !strings.Contains(err.Error(), "is not a JWT") {
