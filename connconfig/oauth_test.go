@@ -7,6 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,6 +194,32 @@ func TestOAuthClientCredentials(t *testing.T) {
 			t.Fatalf("claims %v", c)
 		}
 	})
+	t.Run("a failing provider is asked again", func(t *testing.T) {
+		calls := 0
+		flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			calls++
+			if calls < 3 {
+				http.Error(w, `{"error":"temporarily_unavailable"}`, http.StatusServiceUnavailable)
+				return
+			}
+			httputil.NewSingleHostReverseProxy(mustURL(t, s.URL())).ServeHTTP(w, req)
+		}))
+		defer flaky.Close()
+		cfg, err := ConnOptions{Bootstrap: "h:1", SASLMechanism: "OAUTHBEARER", SASLOAuthTokenEndpoint: flaky.URL + "/token", SASLUsername: testClient, SASLPassword: testSecret}.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := first(t, cfg.SASL); err != nil || calls != 3 {
+			t.Fatalf("after two 503s: %v (%d calls)", err, calls)
+		}
+		calls = -10 // always 503 from now on
+		src := cfg.SASL.(*oauthMech).src.(*oidcToken)
+		src.tok = ""
+		_, err = first(t, cfg.SASL)
+		if err == nil || !strings.Contains(err.Error(), "/token failed (HTTP 503: temporarily_unavailable): the identity provider is failing; try again later") || calls != -7 {
+			t.Fatalf("always 503: %v (%d calls)", err, calls)
+		}
+	})
 	t.Run("wrong secret", func(t *testing.T) {
 		f := oauthProps(t, "sasl.oauthbearer.token.endpoint.url="+s.TokenURL()+"\nsasl.login.callback.handler.class="+oauthHandler4+"\n"+
 			`sasl.jaas.config=`+testOAuthModule+` required clientId="`+testClient+`" clientSecret="not-it";`+"\n")
@@ -359,4 +389,13 @@ func FuzzOAuthUntrusted(f *testing.F) {
 			t.Fatalf("multi-line message %q", msg)
 		}
 	})
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

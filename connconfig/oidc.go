@@ -98,7 +98,7 @@ func (t *oidcToken) token(ctx context.Context) (string, error) {
 	if t.tok != "" && t.now().Before(t.refreshAt) {
 		return t.tok, nil
 	}
-	tok, exp, iat, err := t.fetch(ctx)
+	tok, exp, iat, err := t.fetchRetrying(ctx)
 	if err != nil {
 		if t.tok != "" && t.now().Before(t.exp) {
 			// The identity provider blinked; the cached token still
@@ -115,7 +115,41 @@ func (t *oidcToken) token(ctx context.Context) (string, error) {
 	return tok, nil
 }
 
-// fetch asks the token endpoint for a token.
+// Token endpoint retries, as Java's sasl.login.retry.backoff.ms (100 ms,
+// doubling): an identity provider that blinks (a refused connection, 429,
+// 5xx) is asked again, a few times, within the connection's deadline. A
+// refusal of the client (4xx) is final.
+const (
+	tokenAttempts     = 3
+	tokenFirstBackoff = 100 * time.Millisecond
+)
+
+// transient marks a fetch failure worth another attempt.
+type transient struct{ error }
+
+func (t transient) Unwrap() error { return t.error }
+
+func (t *oidcToken) fetchRetrying(ctx context.Context) (tok string, exp, iat time.Time, err error) {
+	wait := tokenFirstBackoff
+	for attempt := 1; ; attempt++ {
+		tok, exp, iat, err = t.fetch(ctx)
+		var tr transient
+		if err == nil || !errors.As(err, &tr) || attempt == tokenAttempts {
+			if errors.As(err, &tr) {
+				err = tr.error
+			}
+			return tok, exp, iat, err
+		}
+		select {
+		case <-ctx.Done():
+			return tok, exp, iat, tr.error
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// fetch asks the token endpoint for a token once.
 func (t *oidcToken) fetch(ctx context.Context) (tok string, exp, iat time.Time, err error) {
 	where := "the token endpoint " + redactURL(t.endpoint)
 	form := url.Values{"grant_type": {"client_credentials"}}
@@ -135,7 +169,7 @@ func (t *oidcToken) fetch(ctx context.Context) (tok string, exp, iat time.Time, 
 		if errors.As(err, &ue) {
 			err = ue.Err // the URL is in the message already
 		}
-		return "", exp, iat, &MechanismError{Mechanism: mechOAuth, Msg: fmt.Sprintf("cannot reach %s (check %s and that the identity provider is up)", where, keyTokenEndpoint), Err: err}
+		return "", exp, iat, transient{&MechanismError{Mechanism: mechOAuth, Msg: fmt.Sprintf("cannot reach %s (check %s and that the identity provider is up)", where, keyTokenEndpoint), Err: err}}
 	}
 	defer resp.Body.Close()
 	body, err := readLimited(resp.Body, 1<<20)
@@ -156,7 +190,12 @@ func (t *oidcToken) fetch(ctx context.Context) (tok string, exp, iat time.Time, 
 				msg += ", " + printable(ans.Description)
 			}
 		}
-		return "", exp, iat, &MechanismError{Mechanism: mechOAuth, Msg: msg + "): check clientId, clientSecret and scope"}
+		me := &MechanismError{Mechanism: mechOAuth, Msg: msg + "): check clientId, clientSecret and scope"}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500 {
+			me.Msg = strings.Replace(msg, " refused the client (", " failed (", 1) + "): the identity provider is failing; try again later"
+			return "", exp, iat, transient{me}
+		}
+		return "", exp, iat, me
 	}
 	if jerr != nil || ans.AccessToken == "" {
 		return "", exp, iat, &MechanismError{Mechanism: mechOAuth, Msg: where + " answered without an access_token (is it the token endpoint, not the issuer or JWKS URL?)"}
