@@ -87,6 +87,12 @@ type Profile struct {
 	// allowed_signers) apply checks approvals against unless
 	// --allowed-signers is given.
 	AllowedSigners string
+	// OAuthTokenEndpoint, OAuthTokenFile and OAuthScope are
+	// sasl.tokenEndpoint, sasl.tokenFile and sasl.scope, for OAUTHBEARER
+	// (the client secret is the password reference above).
+	OAuthTokenEndpoint string
+	OAuthTokenFile     string
+	OAuthScope         string
 	// Line is the line of the profile's name in the file.
 	Line int
 }
@@ -278,7 +284,7 @@ func scalar(path string, k, v *yaml.Node) (string, error) {
 var (
 	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl", "policy", "allowedSigners"}
 	tlsKeys     = []string{"caFile", "certFile", "keyFile", "serverName", "insecureSkipVerify"}
-	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile"}
+	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile", "tokenEndpoint", "tokenFile", "scope"}
 )
 
 func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
@@ -335,6 +341,8 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 					p.PasswordEnv = s
 				case "passwordFile":
 					p.PasswordFile = rel(s)
+				case "tokenEndpoint", "tokenFile", "scope":
+					setOAuthKey(&p, k.Value, s, rel)
 				}
 				return err
 			})
@@ -363,9 +371,9 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 		return p, profileErr(path, nk.Line, "%s: securityProtocol %q: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL", where, p.SecurityProtocol)
 	}
 	switch strings.ToUpper(p.SASLMechanism) {
-	case "", mechPlain, mechSCRAM256, mechSCRAM512:
+	case "", mechPlain, mechSCRAM256, mechSCRAM512, mechOAuth, mechMSKIAM:
 	default:
-		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", where, p.SASLMechanism)
+		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or AWS_MSK_IAM", where, p.SASLMechanism)
 	}
 	if p.TLSKeyFile != "" && p.TLSCertFile == "" {
 		return p, profileErr(path, nk.Line, "%s.tls: keyFile needs certFile", where)

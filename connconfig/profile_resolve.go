@@ -136,6 +136,11 @@ func (o ConnOptions) merge(p Profile) ConnOptions {
 	o.TLSInsecureSkipVerify = o.TLSInsecureSkipVerify || p.TLSInsecureSkipVerify
 	set(&o.SASLMechanism, p.SASLMechanism)
 	set(&o.SASLUsername, p.SASLUsername)
+	if o.SASLOAuthTokenEndpoint == "" && o.SASLOAuthTokenFile == "" {
+		set(&o.SASLOAuthTokenEndpoint, p.OAuthTokenEndpoint)
+		set(&o.SASLOAuthTokenFile, p.OAuthTokenFile)
+	}
+	set(&o.SASLOAuthScope, p.OAuthScope)
 	if o.SASLPasswordFromEnv && (p.PasswordEnv != "" || p.PasswordFile != "") {
 		// The one exception to "variable over profile": KCG_SASL_PASSWORD
 		// may be exported for another cluster, and the profile says where

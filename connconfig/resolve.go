@@ -50,6 +50,16 @@ type ConnOptions struct {
 	// SASLPassword is --sasl-password / env KCG_SASL_PASSWORD; it overrides
 	// the password of sasl.jaas.config. Never printed.
 	SASLPassword string
+	// SASLOAuthTokenEndpoint is --sasl-oauth-token-endpoint: the OIDC
+	// token endpoint (https://, http://) or a token file (file://) for
+	// OAUTHBEARER; it overrides sasl.oauthbearer.token.endpoint.url.
+	SASLOAuthTokenEndpoint string
+	// SASLOAuthTokenFile is --sasl-oauth-token-file: a file holding the
+	// OAUTHBEARER token, re-read when it changes.
+	SASLOAuthTokenFile string
+	// SASLOAuthScope is --sasl-oauth-scope: the scope asked of the token
+	// endpoint; it overrides scope= of the login module.
+	SASLOAuthScope string
 	// TLSCAFile is --tls-ca-file, a PEM file of CA certificates to trust
 	// instead of the system roots; it overrides ssl.truststore.*.
 	TLSCAFile string
@@ -277,6 +287,9 @@ func (r *resolver) resolve() (Config, error) {
 		if !r.has(u.key) {
 			continue
 		}
+		if r.standardHandler(u.key) { // oauth.go
+			continue
+		}
 		if u.needs == "" || (u.needs == "sasl" && useSASL) || (u.needs == "ssl" && useTLS) {
 			return Config{}, r.dataErr(u.key, u.why, nil)
 		}
@@ -359,6 +372,8 @@ func (r *resolver) saslFlagGiven() string {
 		return "--sasl-mechanism"
 	case r.o.SASLUsername != "":
 		return "--sasl-username"
+	case r.o.SASLOAuthTokenEndpoint != "" || r.o.SASLOAuthTokenFile != "" || r.o.SASLOAuthScope != "":
+		return oauthFlagGiven(r.o)
 	}
 	return ""
 }

@@ -26,6 +26,9 @@ const (
 
 // sasl.jaas.config.
 func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
+	if m, handled, err := r.tokenMechanism(); handled { // oauth.go, mskiam.go
+		return m, err
+	}
 	mech, fromFlag := strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism)), true
 	if mech == "" {
 		mech, fromFlag = strings.ToUpper(r.get("sasl.mechanism")), false

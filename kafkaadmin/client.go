@@ -95,6 +95,20 @@ func (c *Client) Close() {
 	c.cancel()
 }
 
+// RenewSessions drops the client's pooled connections when it
+// authenticates with SASL, so the next request dials (and authenticates)
+// afresh. kcg watch calls it between rounds: a broker with
+// connections.max.reauth.ms closes a SASL connection when its session or
+// OAUTHBEARER token expires, and kafka-go does not re-authenticate (KIP-368),
+// so a connection kept from round to round would die under a request.
+// Dialing each round uses the mechanism's current credentials (a refreshed
+// token). Without SASL it does nothing.
+func (c *Client) RenewSessions() {
+	if c.cfg.SASL != nil {
+		c.transport.CloseIdleConnections()
+	}
+}
+
 // Bootstrap returns the bootstrap addresses, comma-joined, as given.
 func (c *Client) Bootstrap() string { return strings.Join(c.cfg.Bootstrap, ",") }
 
@@ -246,6 +260,10 @@ func (c *Client) ctxErr(ctx context.Context) error {
 // networkErr names the cluster in dial errors so the operator sees which
 // address did not answer.
 func (c *Client) networkErr(err error) error {
+	var me *connconfig.MechanismError
+	if errors.As(err, &me) {
+		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
+	}
 	if errors.Is(err, kafka.SASLAuthenticationFailed) || errors.Is(err, kafka.IllegalSASLState) || errors.Is(err, kafka.UnsupportedSASLMechanism) {
 		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 )
@@ -30,6 +31,11 @@ type AuthError struct {
 }
 
 func (e *AuthError) Error() string {
+	var me *connconfig.MechanismError
+	if errors.As(e.Err, &me) {
+		// The mechanism's own line says what to check.
+		return fmt.Sprintf("authentication to Kafka at %s failed: %v", e.Bootstrap, me)
+	}
 	return fmt.Sprintf("authentication to Kafka at %s failed (check the SASL mechanism, user and password): %v", e.Bootstrap, e.Err)
 }
 

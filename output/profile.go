@@ -74,6 +74,11 @@ type ProfileSASL struct {
 	Username     *string `json:"username" yaml:"username"`
 	PasswordEnv  *string `json:"passwordEnv" yaml:"passwordEnv"`
 	PasswordFile *string `json:"passwordFile" yaml:"passwordFile"`
+	// TokenEndpoint, TokenFile and Scope are OAUTHBEARER's
+	// sasl.tokenEndpoint, sasl.tokenFile and sasl.scope.
+	TokenEndpoint *string `json:"tokenEndpoint" yaml:"tokenEndpoint"`
+	TokenFile     *string `json:"tokenFile" yaml:"tokenFile"`
+	Scope         *string `json:"scope" yaml:"scope"`
 }
 
 func optional(s string) *string {
@@ -140,6 +145,7 @@ func NewProfileDocument(f *connconfig.ProfileFile, p connconfig.Profile) Profile
 		SASL: ProfileSASL{
 			Mechanism: optional(p.SASLMechanism), Username: optional(p.SASLUsername),
 			PasswordEnv: optional(p.PasswordEnv), PasswordFile: optional(p.PasswordFile),
+			TokenEndpoint: optional(p.OAuthTokenEndpoint), TokenFile: optional(p.OAuthTokenFile), Scope: optional(p.OAuthScope),
 		},
 		Policy: p.Policy, AllowedSigners: optional(p.AllowedSigners),
 	}
@@ -185,6 +191,9 @@ func (d ProfileDocument) WriteTable(w io.Writer) error {
 		line("policy", &pol)
 	}
 	line("allowed signers", d.AllowedSigners)
+	line("oauth token url", d.SASL.TokenEndpoint)
+	line("oauth token file", d.SASL.TokenFile)
+	line("oauth scope", d.SASL.Scope)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

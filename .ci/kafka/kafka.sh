@@ -47,6 +47,20 @@
 #                     (default: -Xms256m -Xmx512m)
 #   KCG_KAFKA_START_TIMEOUT  seconds to wait for the cluster (default: 120)
 #   JAVA_HOME         used when set; otherwise `java` on PATH
+#   KCG_KAFKA_OAUTH_JWKS_URL  opt-in (one broker only): add two OAUTHBEARER
+#                     listeners, OIDC (RS256 JWTs validated against this
+#                     JWKS URL) and OAUTHU (the unsecured validator); the
+#                     env file then has KCG_TEST_OAUTH_BOOTSTRAP and
+#                     KCG_TEST_OAUTH_UNSECURED_BOOTSTRAP (.ci/auth-oauth)
+#   KCG_KAFKA_OAUTH_ALLOWED_URLS  Kafka 4.x's allowed OAuth URLs (system
+#                     property org.apache.kafka.sasl.oauthbearer.allowed.urls
+#                     of the broker and the Java tools); default: the JWKS URL
+#   KCG_KAFKA_OAUTH_ISSUER    the OIDC listener's expected issuer (default:
+#                     the JWKS URL's scheme://host:port)
+#   KCG_KAFKA_OAUTH_AUDIENCE  the OIDC listener's expected audience (default:
+#                     none, the audience is not checked)
+#   KCG_KAFKA_OAUTH_REAUTH_MS the OIDC listener's connections.max.reauth.ms
+#                     (optional)
 set -euo pipefail
 
 # The Java tools' version, and the broker's unless told otherwise. Change it
@@ -87,6 +101,13 @@ tool_jvm_opts=(
 	-Djava.awt.headless=true
 	"-Dlog4j2.configurationFile=$tools_log4j"
 )
+# The OAuth URLs Kafka 4.x may contact (KCG_KAFKA_OAUTH_*), on the broker's
+# and the tools' JVMs.
+oauth_jvm_opts=()
+if [[ -n "${KCG_KAFKA_OAUTH_JWKS_URL:-}${KCG_KAFKA_OAUTH_ALLOWED_URLS:-}" ]]; then
+	oauth_jvm_opts=("-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=${KCG_KAFKA_OAUTH_ALLOWED_URLS:-$KCG_KAFKA_OAUTH_JWKS_URL}")
+	tool_jvm_opts+=("${oauth_jvm_opts[@]}")
+fi
 
 pom_digest() { sha256sum "$pom" | cut -d' ' -f1; }
 
@@ -228,6 +249,46 @@ sasl_password=kcg-test-secret
 
 # is_3x: the broker is Apache Kafka 3.x (KIP-848 not GA, no share groups).
 is_3x() { [[ "$kafka_version" == 3.* ]]; }
+
+# add_oauth_listeners DIR: with KCG_KAFKA_OAUTH_JWKS_URL, add the OIDC and
+# OAUTHU listeners (OAUTHBEARER over SASL_PLAINTEXT) to DIR/server.properties
+# and set oauth_ports="OIDC_PORT OAUTHU_PORT". Opt-in, for .ci/auth-oauth.
+add_oauth_listeners() {
+	local f="$1/server.properties" oport uport validator
+	[[ -n "${KCG_KAFKA_OAUTH_JWKS_URL:-}" ]] || return 0
+	oport="$(free_port)"
+	uport="$(free_port)"
+	oauth_ports="$oport $uport"
+	validator=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+	is_3x && validator=org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerValidatorCallbackHandler
+	sed -i -e "s|^listeners=.*|&,OIDC://127.0.0.1:$oport,OAUTHU://127.0.0.1:$uport|" \
+		-e "s|^advertised.listeners=.*|&,OIDC://127.0.0.1:$oport,OAUTHU://127.0.0.1:$uport|" \
+		-e "s|^listener.security.protocol.map=.*|&,OIDC:SASL_PLAINTEXT,OAUTHU:SASL_PLAINTEXT|" "$f"
+	{
+		cat <<EOF
+
+# OAUTHBEARER listeners (KCG_KAFKA_OAUTH_JWKS_URL): OIDC validates signed
+# JWTs against the JWKS; OAUTHU takes the Java client's unsecured JWS.
+sasl.oauthbearer.jwks.endpoint.url=$KCG_KAFKA_OAUTH_JWKS_URL
+listener.name.oidc.sasl.enabled.mechanisms=OAUTHBEARER
+listener.name.oidc.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;
+listener.name.oidc.oauthbearer.sasl.server.callback.handler.class=$validator
+listener.name.oidc.oauthbearer.sasl.oauthbearer.jwks.endpoint.url=$KCG_KAFKA_OAUTH_JWKS_URL
+listener.name.oauthu.sasl.enabled.mechanisms=OAUTHBEARER
+listener.name.oauthu.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="broker";
+EOF
+		# Kafka 4.4 refuses to start without an expected issuer; the
+		# default is the JWKS URL's origin (internal/testoidc's issuer).
+		echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.expected.issuer=${KCG_KAFKA_OAUTH_ISSUER:-$(sed -E 's|^([a-z]+://[^/]+).*|\1|' <<<"$KCG_KAFKA_OAUTH_JWKS_URL")}"
+		# 4.4 also wants an audience, or to be told not to check it.
+		if [[ -n "${KCG_KAFKA_OAUTH_AUDIENCE:-}" ]]; then
+			echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.expected.audience=$KCG_KAFKA_OAUTH_AUDIENCE"
+		else
+			echo "listener.name.oidc.oauthbearer.sasl.oauthbearer.allow.unverified.audience=true"
+		fi
+		[[ -z "${KCG_KAFKA_OAUTH_REAUTH_MS:-}" ]] || echo "listener.name.oidc.oauthbearer.connections.max.reauth.ms=$KCG_KAFKA_OAUTH_REAUTH_MS"
+	} >>"$f"
+}
 
 # write_config DIR ROLE NODE_ID BPORT SPORT: ROLE is combined (the default
 # single node), controller or broker. $cport is the controller's port.
@@ -420,6 +481,7 @@ launch_node() {
 		-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
 		-XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
 		"-Dlog4j2.configurationFile=$dir/log4j2.xml" "-Dkafka.logs.dir=$dir/logs" \
+		${oauth_jvm_opts[@]+"${oauth_jvm_opts[@]}"} \
 		-cp "$(classpath_of "$kafka_version")" kafka.Kafka "$dir/server.properties" \
 		</dev/null >"$dir/kafka.out" 2>&1 &
 	pid=$!
@@ -540,6 +602,7 @@ start_once() {
 		sport[$n]="$(free_port)"
 		if ((brokers == 1)); then
 			write_config "$run/node-$n" combined "$n" "${bport[$n]}" "${sport[$n]}"
+			add_oauth_listeners "$run/node-$n"
 		else
 			write_config "$run/node-$n" broker "$n" "${bport[$n]}" "${sport[$n]}"
 		fi
@@ -627,6 +690,11 @@ start_once() {
 			echo "KCG_TEST_BROKER_$b=127.0.0.1:${bport[$b]}"
 		done
 		echo "KCG_TEST_CONTROLLER=127.0.0.1:$cport"
+		if [[ -n "${oauth_ports:-}" ]]; then
+			echo "KCG_TEST_OAUTH_BOOTSTRAP=127.0.0.1:${oauth_ports% *}"
+			echo "KCG_TEST_OAUTH_UNSECURED_BOOTSTRAP=127.0.0.1:${oauth_ports#* }"
+			echo "KCG_TEST_OAUTH_ALLOWED_URLS=${KCG_KAFKA_OAUTH_ALLOWED_URLS:-$KCG_KAFKA_OAUTH_JWKS_URL}"
+		fi
 	} >"$state/env"
 	local what="($brokers brokers and a controller)"
 	((brokers > 1)) || what="(pid $(cat "$state/pid.1"))"

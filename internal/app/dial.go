@@ -62,6 +62,7 @@ func DialEach(o connconfig.ConnOptions) (cl *kafkaadmin.Client, round func(paren
 	}
 	timeout := deadline(o.Timeout)
 	round = func(parent context.Context) (context.Context, context.CancelFunc) {
+		cl.RenewSessions() // SASL sessions and tokens expire; see RenewSessions
 		return context.WithTimeout(parent, timeout)
 	}
 	return cl, round, done, nil
