@@ -79,6 +79,9 @@ type Profile struct {
 	// password; PasswordFile a file holding it. At most one is set.
 	PasswordEnv  string
 	PasswordFile string
+	// Kerberos is sasl.keytab, sasl.principal, sasl.kerberosServiceName
+	// and sasl.krb5Config (GSSAPI; paths relative to the config file).
+	Kerberos KerberosOptions
 	// Line is the line of the profile's name in the file.
 	Line int
 }
@@ -270,7 +273,7 @@ func scalar(path string, k, v *yaml.Node) (string, error) {
 var (
 	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl"}
 	tlsKeys     = []string{"caFile", "certFile", "keyFile", "serverName", "insecureSkipVerify"}
-	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile"}
+	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile", "keytab", "principal", "kerberosServiceName", "krb5Config"}
 )
 
 func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
@@ -327,6 +330,14 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 					p.PasswordEnv = s
 				case "passwordFile":
 					p.PasswordFile = rel(s)
+				case "keytab":
+					p.Kerberos.Keytab = rel(s)
+				case "principal":
+					p.Kerberos.Principal = s
+				case "kerberosServiceName":
+					p.Kerberos.ServiceName = s
+				case "krb5Config":
+					p.Kerberos.Krb5Config = rel(s)
 				}
 				return err
 			})
@@ -347,9 +358,9 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 		return p, profileErr(path, nk.Line, "%s: securityProtocol %q: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL", where, p.SecurityProtocol)
 	}
 	switch strings.ToUpper(p.SASLMechanism) {
-	case "", mechPlain, mechSCRAM256, mechSCRAM512:
+	case "", mechPlain, mechSCRAM256, mechSCRAM512, mechGSSAPI:
 	default:
-		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512", where, p.SASLMechanism)
+		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or GSSAPI", where, p.SASLMechanism)
 	}
 	if p.TLSKeyFile != "" && p.TLSCertFile == "" {
 		return p, profileErr(path, nk.Line, "%s.tls: keyFile needs certFile", where)

@@ -50,6 +50,8 @@ type ConnOptions struct {
 	// SASLPassword is --sasl-password / env KCG_SASL_PASSWORD; it overrides
 	// the password of sasl.jaas.config. Never printed.
 	SASLPassword string
+	// Kerberos holds the GSSAPI flags (gssapi.go).
+	Kerberos KerberosOptions
 	// TLSCAFile is --tls-ca-file, a PEM file of CA certificates to trust
 	// instead of the system roots; it overrides ssl.truststore.*.
 	TLSCAFile string
@@ -359,6 +361,8 @@ func (r *resolver) saslFlagGiven() string {
 		return "--sasl-mechanism"
 	case r.o.SASLUsername != "":
 		return "--sasl-username"
+	case r.o.Kerberos.given() != "":
+		return r.o.Kerberos.given()
 	}
 	return ""
 }

@@ -36,12 +36,18 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		if err != nil {
 			return nil, r.dataErr("sasl.jaas.config", err.Error(), nil)
 		}
+		if mech == mechGSSAPI || (mech == "" && e.Module == krb5Module) {
+			return r.gssapiMechanism(e) // gssapi.go
+		}
 		switch e.Module {
 		case plainModule, scramModule:
 		default:
 			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN) and %s (SCRAM-SHA-256, SCRAM-SHA-512)", e.Module, plainModule, scramModule), nil)
 		}
 		jaas = e
+	}
+	if mech == mechGSSAPI || (mech == "" && jaas == nil && r.o.Kerberos.given() != "") {
+		return r.gssapiMechanism(nil) // gssapi.go
 	}
 	if mech == "" {
 		if jaas != nil && jaas.Module == plainModule {
