@@ -69,9 +69,12 @@ var krb5Options = map[string]bool{
 }
 
 // gssapiMechanism resolves the GSSAPI settings. jaas is the parsed
-// sasl.jaas.config (nil: none); fromFlag says the mechanism was a flag.
+// sasl.jaas.config (nil: none).
 func (r *resolver) gssapiMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, error) {
 	k := r.o.Kerberos
+	if r.o.SASLUsername != "" {
+		return nil, usageErr("--sasl-username", "GSSAPI has no user name: give the client principal with --sasl-kerberos-principal")
+	}
 	opts := map[string]string{}
 	if jaas != nil {
 		if jaas.Module != krb5Module {

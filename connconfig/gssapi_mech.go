@@ -117,6 +117,16 @@ func (m *gssapiMech) Start(ctx context.Context) (sasl.StateMachine, []byte, erro
 	if !wrapEtype(key.KeyType) {
 		return nil, nil, &GSSAPIError{Msg: fmt.Sprintf("the session key for %s@%s has encryption type %d: kcg speaks GSSAPI with AES keys only (check permitted_enctypes in %s and the principal's keys)", spn, m.realm, key.KeyType, m.krb5conf)}
 	}
+	sess, first, err := initialToken(cl, spn, tkt, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sess, first, nil
+}
+
+// initialToken builds the GSS-API initial context token holding the
+// AP-REQ for tkt, and the session that reads the broker's answers.
+func initialToken(cl *client.Client, spn string, tkt messages.Ticket, key types.EncryptionKey) (*gssapiSession, []byte, error) {
 	tok, err := spnego.NewKRB5TokenAPREQ(cl, tkt, key,
 		[]int{gssapi.ContextFlagMutual, gssapi.ContextFlagInteg, gssapi.ContextFlagConf},
 		[]int{flags.APOptionMutualRequired})
