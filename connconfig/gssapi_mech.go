@@ -16,8 +16,10 @@ package connconfig
 //  3. The broker sends an RFC 4121 wrap token (id 05 04, integrity only)
 //     with 4 bytes: the security layers it offers and its maximum buffer
 //     size. kcg verifies the checksum and answers a wrap token of its own
-//     with 01 00 00 00: no security layer, maximum size 0, no
-//     authorization id (Kafka's client sends none).
+//     with 01 00 00 00: no security layer, maximum size 0 (the JDK's
+//     GssKrb5Client writes its buffer size only with a security layer),
+//     then the authorization id: the client principal, name@REALM, as
+//     Kafka's SaslClientAuthenticator passes it to Sasl.createSaslClient.
 //  4. The broker answers empty: authenticated.
 
 import (
@@ -121,6 +123,7 @@ func (m *gssapiMech) Start(ctx context.Context) (sasl.StateMachine, []byte, erro
 	if err != nil {
 		return nil, nil, err
 	}
+	sess.authzid = m.principal
 	return sess, first, nil
 }
 
@@ -165,7 +168,10 @@ type gssapiSession struct {
 	ctime  time.Time
 	cusec  int
 	seq    uint64
-	step   int // 0: expect AP-REP (or the wrap token), 1: wrap token, 2: done
+	// authzid is the authorization id of the last message: the client
+	// principal, as the Java client sends.
+	authzid string
+	step    int // 0: expect AP-REP (or the wrap token), 1: wrap token, 2: done
 }
 
 // Next handles the broker's challenges.
@@ -229,7 +235,7 @@ func (s *gssapiSession) apRep(b []byte) error {
 }
 
 // securityLayer unwraps the broker's offer of security layers and answers
-// "no security layer, maximum size 0".
+// "no security layer, maximum size 0", and the authorization id.
 func (s *gssapiSession) securityLayer(b []byte) ([]byte, error) {
 	offer, err := unwrapAcceptor(b, s.key, s.subkey)
 	if err != nil {
@@ -241,7 +247,7 @@ func (s *gssapiSession) securityLayer(b []byte) ([]byte, error) {
 	if offer[0]&layerNone == 0 {
 		return nil, &GSSAPIError{Msg: fmt.Sprintf("the broker requires a SASL security layer (offer %#02x): kcg supports only authentication (qop auth), as Kafka's brokers offer by default", offer[0])}
 	}
-	return wrapInitiator([]byte{layerNone, 0, 0, 0}, s.key, s.subkey, s.seq)
+	return wrapInitiator(append([]byte{layerNone, 0, 0, 0}, s.authzid...), s.key, s.subkey, s.seq)
 }
 
 // unwrapAcceptor checks an RFC 4121 wrap token from the acceptor and

@@ -226,17 +226,20 @@ func acceptorWrap(t *testing.T, key types.EncryptionKey, flags byte, payload []b
 func TestGSSAPISecurityLayer(t *testing.T) {
 	key := testKey(t)
 	offer := []byte{0x07, 0x00, 0x10, 0x00} // auth, auth-int, auth-conf; 4096
-	s := &gssapiSession{spn: "kafka/h", key: key, seq: 0x1234abcd}
+	s := &gssapiSession{spn: "kafka/h", key: key, seq: 0x1234abcd, authzid: "app@EXAMPLE.TEST"}
 	done, resp, err := s.Next(context.Background(), acceptorWrap(t, key, wrapSentByAcceptor, offer))
 	if err != nil || done {
 		t.Fatalf("Next(offer) = %v, %v", done, err)
 	}
 	// The exact bytes: RFC 4121 wrap token header (05 04, flags 0: sent by
 	// the initiator, no subkey, not sealed; filler FF; EC 12; RRC 0; the
-	// sequence number), then 01 00 00 00 (no security layer, max size 0,
-	// no authorization id), then the 12-byte HMAC-SHA1-96 checksum.
+	// sequence number), then 01 00 00 00 (no security layer, max size 0)
+	// and the authorization id, the client principal (as the JDK's
+	// GssKrb5Client sends what Kafka's client passes it), then the 12-byte
+	// HMAC-SHA1-96 checksum.
 	wantHdr := []byte{0x05, 0x04, 0x00, 0xff, 0x00, 0x0c, 0x00, 0x00, 0, 0, 0, 0, 0x12, 0x34, 0xab, 0xcd}
-	if len(resp) != 16+4+12 || !bytes.Equal(resp[:16], wantHdr) || !bytes.Equal(resp[16:20], []byte{1, 0, 0, 0}) {
+	wantBody := append([]byte{1, 0, 0, 0}, "app@EXAMPLE.TEST"...)
+	if len(resp) != 16+len(wantBody)+12 || !bytes.Equal(resp[:16], wantHdr) || !bytes.Equal(resp[16:16+len(wantBody)], wantBody) {
 		t.Fatalf("answer % x", resp)
 	}
 	var wt gssapi.WrapToken
