@@ -3,7 +3,9 @@ package commands_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +110,42 @@ func TestGSSAPIRealBroker(t *testing.T) {
 		}
 	})
 
+	t.Run("ticket cache (kinit), native and drop-in side by side", func(t *testing.T) {
+		kinit, err := exec.LookPath("kinit")
+		if err != nil {
+			t.Skip("kinit not found: install krb5-user (.ci/auth-kerberos does)")
+		}
+		cc := filepath.Join(t.TempDir(), "krb5cc")
+		cmd := exec.Command(kinit, "-kt", g.keytab, "-c", "FILE:"+cc, g.principal)
+		cmd.Env = append(os.Environ(), "KRB5_CONFIG="+g.conf)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("kinit: %v\n%s", err, out)
+		}
+		t.Setenv("KRB5CCNAME", "FILE:"+cc)
+		r := kcg(t, "list", "--bootstrap-server", g.addr, "--sasl-mechanism", "GSSAPI", "--sasl-kerberos-service-name", "kafka", "--krb5-config", g.conf).MustCode(t, 0)
+		if len(rows(r.Stdout, group)) != 1 {
+			t.Fatalf("kcg list with the ticket cache misses %s:\n%s", group, r.Stdout)
+		}
+		props := filepath.Join(t.TempDir(), "cache.properties")
+		body := "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.kerberos.service.name=kafka\n" +
+			"sasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useTicketCache=true ticketCache=\"" + cc + "\" doNotPrompt=true;\n"
+		if err := os.WriteFile(props, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("KRB5CCNAME", "FILE:"+filepath.Join(t.TempDir(), "not-this-one"))
+		t.Setenv("KAFKA_OPTS", "-Djava.security.krb5.conf="+g.conf)
+		args := []string{"--bootstrap-server", g.addr, "--command-config", props, "--list"}
+		jout, jerr, code := e.JavaTool(t, args...)
+		if code != 0 {
+			t.Fatalf("Java tool with the ticket cache: exit %d\n%s\n%s", code, jout, jerr)
+		}
+		r = kcg(t, args...).MustCode(t, 0)
+		// --list prints in no particular order: compare the sets.
+		if !sameLines(r.Stdout, jout) || !strings.Contains(jout, group) {
+			t.Fatalf("drop-in list with the ticket cache differs from the Java tool's:\n--- kcg\n%s--- java\n%s--- java stderr\n%s", r.Stdout, jout, jerr)
+		}
+	})
+
 	t.Run("failures: one line, exit 1 or 65, no key material", func(t *testing.T) {
 		// The keytab holds kcg-client's key only: another principal is
 		// refused before the KDC is asked.
@@ -173,4 +211,11 @@ func oneGSSAPILine(t *testing.T, stderr, want string) {
 	if !strings.Contains(s, "GSSAPI") || !strings.Contains(s, want) || strings.Contains(s, "\n") {
 		t.Fatalf("stderr %q: want one line naming GSSAPI and %q", stderr, want)
 	}
+}
+
+func sameLines(a, b string) bool {
+	x, y := strings.Fields(a), strings.Fields(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(x, y)
 }
