@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/internal/schematest"
 )
 
 // gssapiEnv is the GSSAPI listener of the real broker and the client's
@@ -218,4 +220,43 @@ func sameLines(a, b string) bool {
 	slices.Sort(x)
 	slices.Sort(y)
 	return slices.Equal(x, y)
+}
+
+// A GSSAPI profile: its Kerberos keys are shown (file references and
+// names only) in every format, and the documents match their schemas.
+func TestGSSAPIProfileShow(t *testing.T) {
+	writeConfig(t, `profiles:
+  krb:
+    bootstrap: broker-1:9092
+    sasl:
+      mechanism: GSSAPI
+      keytab: /etc/kafka/kcg.keytab
+      principal: kcg-client@KCG.TEST
+      kerberosServiceName: kafka
+      krb5Config: krb5.conf
+`)
+	r := kcg(t, "profile", "show", "krb", "-o", "json").MustCode(t, 0)
+	schematest.MustMatch(t, "Profile", r.Stdout, false)
+	var d struct {
+		SASL map[string]*string `json:"sasl"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"mechanism": "GSSAPI", "keytab": "/etc/kafka/kcg.keytab", "principal": "kcg-client@KCG.TEST", "kerberosServiceName": "kafka"}
+	for k, v := range want {
+		if d.SASL[k] == nil || *d.SASL[k] != v {
+			t.Errorf("sasl.%s = %v, want %q", k, d.SASL[k], v)
+		}
+	}
+	if c := d.SASL["krb5Config"]; c == nil || !filepath.IsAbs(*c) {
+		t.Errorf("krb5Config is not resolved against the config file's directory: %v", c)
+	}
+	schematest.MustMatch(t, "ProfileList", kcg(t, "profile", "list", "-o", "json").MustCode(t, 0).Stdout, false)
+	table := kcg(t, "profile", "show", "krb").MustCode(t, 0).Stdout
+	for _, s := range []string{"kerberos keytab:", "/etc/kafka/kcg.keytab", "kerberos principal:", "kerberos service:", "krb5.conf:"} {
+		if !strings.Contains(table, s) {
+			t.Errorf("table misses %q:\n%s", s, table)
+		}
+	}
 }

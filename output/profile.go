@@ -70,6 +70,11 @@ type ProfileSASL struct {
 	Username     *string `json:"username" yaml:"username"`
 	PasswordEnv  *string `json:"passwordEnv" yaml:"passwordEnv"`
 	PasswordFile *string `json:"passwordFile" yaml:"passwordFile"`
+	// GSSAPI (Kerberos): file references and names, no key material.
+	Keytab              *string `json:"keytab" yaml:"keytab"`
+	Principal           *string `json:"principal" yaml:"principal"`
+	KerberosServiceName *string `json:"kerberosServiceName" yaml:"kerberosServiceName"`
+	Krb5Config          *string `json:"krb5Config" yaml:"krb5Config"`
 }
 
 func optional(s string) *string {
@@ -136,6 +141,8 @@ func NewProfileDocument(f *connconfig.ProfileFile, p connconfig.Profile) Profile
 		SASL: ProfileSASL{
 			Mechanism: optional(p.SASLMechanism), Username: optional(p.SASLUsername),
 			PasswordEnv: optional(p.PasswordEnv), PasswordFile: optional(p.PasswordFile),
+			Keytab: optional(p.Kerberos.Keytab), Principal: optional(p.Kerberos.Principal),
+			KerberosServiceName: optional(p.Kerberos.ServiceName), Krb5Config: optional(p.Kerberos.Krb5Config),
 		},
 	}
 }
@@ -176,6 +183,10 @@ func (d ProfileDocument) WriteTable(w io.Writer) error {
 		v := "from file " + *d.SASL.PasswordFile
 		line("sasl password", &v)
 	}
+	line("kerberos keytab", d.SASL.Keytab)
+	line("kerberos principal", d.SASL.Principal)
+	line("kerberos service", d.SASL.KerberosServiceName)
+	line("krb5.conf", d.SASL.Krb5Config)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
