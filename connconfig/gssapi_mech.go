@@ -65,9 +65,8 @@ type gssapiMech struct {
 	realm     string
 	newClient func() (*client.Client, error)
 
-	mu  sync.Mutex
-	cl  *client.Client
-	err error // the login error, kept so every connection says the same
+	mu sync.Mutex
+	cl *client.Client // logged in; nil until a login succeeds
 }
 
 // Name is the mechanism's name for the SaslHandshake.
@@ -82,19 +81,21 @@ func (m *gssapiMech) String() string {
 // Format makes every fmt verb print String.
 func (m *gssapiMech) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte(m.String())) }
 
+// login logs in once; a failed login is tried again by the next
+// connection (a KDC that was down for a moment must not end a long watch).
+// gokrb5 renews the TGT of a keytab login in the background.
 func (m *gssapiMech) login() (*client.Client, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.cl != nil || m.err != nil {
-		return m.cl, m.err
+	if m.cl != nil {
+		return m.cl, nil
 	}
 	cl, err := m.newClient()
 	if err == nil {
 		err = cl.Login()
 	}
 	if err != nil {
-		m.err = m.loginErr(err)
-		return nil, m.err
+		return nil, m.loginErr(err)
 	}
 	m.cl = cl
 	return cl, nil
