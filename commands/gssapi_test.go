@@ -196,6 +196,15 @@ func TestGSSAPIRealBroker(t *testing.T) {
 		r = kcg(t, ip...).MustCode(t, 1)
 		oneGSSAPILine(t, r.Stderr, "does not know the service principal kafka/127.0.0.1@KCG.TEST")
 
+		// A keytab with a key the KDC no longer has (.ci/auth-kerberos
+		// re-keys kcg-stale after exporting it).
+		if stale := os.Getenv("KCG_TEST_GSSAPI_STALE_KEYTAB"); stale != "" {
+			old := append([]string{"list"}, native...)
+			old[6], old[8] = stale, os.Getenv("KCG_TEST_GSSAPI_STALE_PRINCIPAL")
+			r = kcg(t, old...).MustCode(t, 1)
+			oneGSSAPILine(t, r.Stderr, "not the principal's current key")
+		}
+
 		// An unreadable keytab is bad configuration: exit 65.
 		missing := append([]string{"list"}, native...)
 		missing[6] = filepath.Join(t.TempDir(), "absent.keytab")

@@ -42,7 +42,7 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		switch e.Module {
 		case plainModule, scramModule:
 		default:
-			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN) and %s (SCRAM-SHA-256, SCRAM-SHA-512)", e.Module, plainModule, scramModule), nil)
+			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN), %s (SCRAM-SHA-256, SCRAM-SHA-512) and %s (GSSAPI)", e.Module, plainModule, scramModule, krb5Module), nil)
 		}
 		jaas = e
 	}
@@ -53,13 +53,13 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		if jaas != nil && jaas.Module == plainModule {
 			mech = mechPlain
 		} else {
-			return nil, usageErr("--sasl-mechanism", "no SASL mechanism given: use --sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512 or set sasl.mechanism in --command-config")
+			return nil, usageErr("--sasl-mechanism", "no SASL mechanism given: use --sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|GSSAPI or set sasl.mechanism in --command-config")
 		}
 	}
 	switch mech {
 	case mechPlain, mechSCRAM256, mechSCRAM512:
 	default:
-		msg := fmt.Sprintf("mechanism %q is not supported: kcg supports PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512", mech)
+		msg := fmt.Sprintf("mechanism %q is not supported: kcg supports PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and GSSAPI", mech)
 		if fromFlag {
 			return nil, usageErr("--sasl-mechanism", msg)
 		}
