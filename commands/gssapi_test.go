@@ -110,6 +110,29 @@ func TestGSSAPIRealBroker(t *testing.T) {
 		if !strings.Contains(r.Stdout, group) {
 			t.Fatalf("drop-in describe misses %s:\n%s", group, r.Stdout)
 		}
+
+		// The older setup: no sasl.jaas.config, a JAAS file with a
+		// KafkaClient entry given to the JVM in KAFKA_OPTS.
+		dir := t.TempDir()
+		jaas := filepath.Join(dir, "kafka_client_jaas.conf")
+		body := fmt.Sprintf("KafkaClient {\n  com.sun.security.auth.module.Krb5LoginModule required\n  useKeyTab=true storeKey=true keyTab=\"%s\" principal=\"%s\";\n};\n", g.keytab, g.principal)
+		bare := filepath.Join(dir, "bare.properties")
+		if err := os.WriteFile(jaas, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bare, []byte("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.kerberos.service.name=kafka\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("KAFKA_OPTS", "-Djava.security.auth.login.config="+jaas+" -Djava.security.krb5.conf="+g.conf)
+		args[3] = bare
+		jout, jerr, code = e.JavaTool(t, args...)
+		if code != 0 {
+			t.Fatalf("Java tool with a JAAS file: exit %d\n%s\n%s", code, jout, jerr)
+		}
+		r = kcg(t, args...).MustCode(t, 0)
+		if r.Stdout != jout || !strings.Contains(jout, group) {
+			t.Fatalf("drop-in describe with a JAAS file differs from the Java tool's:\n--- kcg\n%s--- java\n%s", r.Stdout, jout)
+		}
 	})
 
 	t.Run("ticket cache (kinit), native and drop-in side by side", func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -76,18 +77,26 @@ func (r *resolver) gssapiMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, e
 		return nil, usageErr("--sasl-username", "GSSAPI has no user name: give the client principal with --sasl-kerberos-principal")
 	}
 	opts := map[string]string{}
+	jaasKey := "sasl.jaas.config"
+	if jaas == nil && k.Keytab == "" {
+		e, key, err := jaasFromLoginConfig()
+		if err != nil {
+			return nil, err
+		}
+		jaas, jaasKey = e, key
+	}
 	if jaas != nil {
 		if jaas.Module != krb5Module {
-			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s does not go with GSSAPI: write %s required useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\";", jaas.Module, krb5Module), nil)
+			return nil, r.jaasErr(jaasKey, fmt.Sprintf("login module %s does not go with GSSAPI: write %s required useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\";", jaas.Module, krb5Module), nil)
 		}
 		for name := range jaas.Options {
 			if !krb5Options[name] {
-				return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("Krb5LoginModule option %s is not supported: kcg reads useKeyTab, keyTab, principal, useTicketCache, ticketCache and serviceName", name), nil)
+				return nil, r.jaasErr(jaasKey, fmt.Sprintf("Krb5LoginModule option %s is not supported: kcg reads useKeyTab, keyTab, principal, useTicketCache, ticketCache and serviceName", name), nil)
 			}
 		}
 		opts = jaas.Options
 		if v, ok := opts["isInitiator"]; ok && !strings.EqualFold(v, "true") {
-			return nil, r.dataErr("sasl.jaas.config", "isInitiator=false is for servers: a client must be the initiator", nil)
+			return nil, r.jaasErr(jaasKey, "isInitiator=false is for servers: a client must be the initiator", nil)
 		}
 	}
 	isTrue := func(name string) bool { return strings.EqualFold(opts[name], "true") }
@@ -108,22 +117,67 @@ func (r *resolver) gssapiMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, e
 
 	ktPath, ktKey := k.Keytab, "--sasl-kerberos-keytab"
 	if ktPath == "" && isTrue("useKeyTab") {
-		ktPath, ktKey = opts["keyTab"], "sasl.jaas.config"
+		ktPath, ktKey = opts["keyTab"], jaasKey
 		if ktPath == "" {
-			return nil, r.dataErr(ktKey, "useKeyTab=true needs keyTab=\"/path/to/client.keytab\" (kcg has no default keytab)", nil)
+			return nil, r.jaasErr(ktKey, "useKeyTab=true needs keyTab=\"/path/to/client.keytab\" (kcg has no default keytab)", nil)
 		}
 	}
 	principal, pKey := k.Principal, "--sasl-kerberos-principal"
 	if principal == "" {
-		principal, pKey = opts["principal"], "sasl.jaas.config"
+		principal, pKey = opts["principal"], jaasKey
 	}
 	if jaas != nil && ktPath == "" && !isTrue("useTicketCache") {
-		return nil, r.dataErr("sasl.jaas.config", "Krb5LoginModule without useKeyTab=true or useTicketCache=true would prompt for a password: write useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\", or useTicketCache=true", nil)
+		return nil, r.jaasErr(jaasKey, "Krb5LoginModule without useKeyTab=true or useTicketCache=true would prompt for a password: write useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\", or useTicketCache=true", nil)
 	}
 	if ktPath != "" {
 		return r.keytabMech(m, cfg, ktPath, ktKey, principal, pKey)
 	}
-	return r.ccacheMech(m, cfg, opts["ticketCache"], principal)
+	return r.ccacheMech(m, cfg, opts["ticketCache"], jaasKey, principal)
+}
+
+// loginConfigKey names a JAAS file given to the Java tool's JVM.
+const loginConfigKey = "-Djava.security.auth.login.config in KAFKA_OPTS"
+
+// jaasErr is a data error about the JAAS entry: of sasl.jaas.config (with
+// the file and line), or of the JAAS file of KAFKA_OPTS, or of a flag.
+func (r *resolver) jaasErr(key, msg string, err error) *ConfigError {
+	if key == "sasl.jaas.config" {
+		return r.dataErr(key, msg, err)
+	}
+	return &ConfigError{Kind: ConfigErrorData, Key: key, Msg: msg, Err: err}
+}
+
+// kafkaClientSection finds the KafkaClient { ... }; entry of a JAAS file,
+// the one Kafka's clients read when sasl.jaas.config is not set.
+var kafkaClientSection = regexp.MustCompile(`(?s)(?:^|[\s;}])KafkaClient\s*\{(.*?)\}\s*;`)
+
+// jaasFromLoginConfig reads the KafkaClient entry of the JAAS file that
+// KAFKA_OPTS gives the Java tool (-Djava.security.auth.login.config=F),
+// as Kafka's clients do without sasl.jaas.config. nil: no such option.
+func jaasFromLoginConfig() (*javaprops.JAASEntry, string, error) {
+	path := ""
+	for _, f := range strings.Fields(os.Getenv("KAFKA_OPTS")) {
+		if v, ok := strings.CutPrefix(f, "-Djava.security.auth.login.config="); ok && v != "" {
+			path = v
+		}
+	}
+	if path == "" {
+		return nil, "", nil
+	}
+	key := loginConfigKey + " (" + path + ")"
+	data, err := readSmall(path)
+	if err != nil {
+		return nil, "", &ConfigError{Kind: ConfigErrorData, Key: loginConfigKey, Msg: "GSSAPI cannot read the JAAS file", Err: err}
+	}
+	m := kafkaClientSection.FindSubmatch(data)
+	if m == nil {
+		return nil, "", &ConfigError{Kind: ConfigErrorData, Key: key, Msg: "no KafkaClient { ... }; entry, which Kafka's clients read (or set sasl.jaas.config in --command-config)"}
+	}
+	e, err := javaprops.ParseJAAS(strings.TrimSpace(string(m[1])))
+	if err != nil {
+		return nil, "", &ConfigError{Kind: ConfigErrorData, Key: key, Msg: "KafkaClient: " + err.Error()}
+	}
+	return e, key, nil
 }
 
 // serviceName returns the brokers' service name: the flag, else
@@ -209,22 +263,22 @@ func splitPrincipal(p string, cfg *config.Config) (name, realm string) {
 
 func (r *resolver) keytabMech(m *gssapiMech, cfg *config.Config, ktPath, ktKey, principal, pKey string) (sasl.Mechanism, error) {
 	if principal == "" {
-		if pKey == "sasl.jaas.config" && r.o.Kerberos.Keytab == "" {
-			return nil, r.dataErr("sasl.jaas.config", "useKeyTab=true needs principal=\"name@REALM\" (kcg does not guess the keytab's principal)", nil)
+		if pKey != "--sasl-kerberos-principal" && r.o.Kerberos.Keytab == "" {
+			return nil, r.jaasErr(pKey, "useKeyTab=true needs principal=\"name@REALM\" (kcg does not guess the keytab's principal)", nil)
 		}
 		return nil, usageErr("--sasl-kerberos-principal", "a keytab needs the client principal: give --sasl-kerberos-principal name@REALM")
 	}
 	data, err := readSmall(ktPath)
 	if err != nil {
-		return nil, r.dataErr(ktKey, "GSSAPI cannot read the keytab", err)
+		return nil, r.jaasErr(ktKey, "GSSAPI cannot read the keytab", err)
 	}
 	kt := keytab.New()
 	if err := kt.Unmarshal(data); err != nil {
-		return nil, r.dataErr(ktKey, "GSSAPI cannot read the keytab "+ktPath+": not a Kerberos keytab file", errors.New(oneLine(err.Error())))
+		return nil, r.jaasErr(ktKey, "GSSAPI cannot read the keytab "+ktPath+": not a Kerberos keytab file", errors.New(oneLine(err.Error())))
 	}
 	name, realm := splitPrincipal(principal, cfg)
 	if realm == "" {
-		return nil, r.dataErr(pKey, fmt.Sprintf("principal %q has no @REALM and krb5.conf %s has no default_realm", principal, m.krb5conf), nil)
+		return nil, r.jaasErr(pKey, fmt.Sprintf("principal %q has no @REALM and krb5.conf %s has no default_realm", principal, m.krb5conf), nil)
 	}
 	m.principal, m.realm, m.source = name+"@"+realm, realm, "keytab "+ktPath
 	m.newClient = func() (*client.Client, error) {
@@ -249,8 +303,8 @@ func defaultCCache() (string, error) {
 	return v, nil
 }
 
-func (r *resolver) ccacheMech(m *gssapiMech, cfg *config.Config, ticketCache, principal string) (sasl.Mechanism, error) {
-	path, key := ticketCache, "sasl.jaas.config"
+func (r *resolver) ccacheMech(m *gssapiMech, cfg *config.Config, ticketCache, jaasKey, principal string) (sasl.Mechanism, error) {
+	path, key := ticketCache, jaasKey
 	if path == "" {
 		p, err := defaultCCache()
 		if err != nil {

@@ -103,6 +103,46 @@ func TestGSSAPIResolve(t *testing.T) {
 	}
 }
 
+// Without sasl.jaas.config, the KafkaClient entry of the JAAS file the
+// Java tool's JVM is given in KAFKA_OPTS, as Kafka's clients read it.
+func TestGSSAPIJAASFile(t *testing.T) {
+	f := newKrbFixture(t)
+	jaas := writeFile(t, f.dir, "jaas.conf", `Client {
+  org.apache.zookeeper.server.auth.DigestLoginModule required username="zk" password="zk-secret";
+};
+// kcg and the Java tool
+KafkaClient {
+  com.sun.security.auth.module.Krb5LoginModule required
+  useKeyTab=true storeKey=true keyTab="`+f.keytab+`" principal="app@EXAMPLE.TEST";
+};
+`)
+	t.Setenv("KAFKA_OPTS", "-Djava.security.auth.login.config="+jaas+" -Djava.security.krb5.conf="+f.conf)
+	props := f.props(t, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.kerberos.service.name=kafka\n")
+	cfg, err := ConnOptions{CommandConfig: props}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cfg.SASL.(*gssapiMech)
+	if m.principal != "app@EXAMPLE.TEST" || m.source != "keytab "+f.keytab || m.krb5conf != f.conf {
+		t.Errorf("got %q %q %q", m.principal, m.source, m.krb5conf)
+	}
+
+	noClient := writeFile(t, f.dir, "zk-only.conf", "Client {\n  x.Y required;\n};\n")
+	for name, tc := range map[string]struct{ file, want string }{
+		"missing":        {filepath.Join(f.dir, "absent.conf"), "cannot read the JAAS file"},
+		"no KafkaClient": {noClient, "no KafkaClient"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("KAFKA_OPTS", "-Djava.security.auth.login.config="+tc.file+" -Djava.security.krb5.conf="+f.conf)
+			_, err := ConnOptions{CommandConfig: props}.Resolve()
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Kind != ConfigErrorData || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "java.security.auth.login.config") {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+}
+
 func TestGSSAPIKrb5ConfLookup(t *testing.T) {
 	f := newKrbFixture(t)
 	other := writeFile(t, f.dir, "other.conf", "[libdefaults]\n default_realm = OTHER.TEST\n")
