@@ -44,7 +44,7 @@ func connectionFlags() []cli.Flag {
 		&cli.StringFlag{Name: "sasl-kerberos-keytab", Usage: "GSSAPI: the client principal's keytab (default: the kinit ticket cache)"},
 		&cli.StringFlag{Name: "sasl-kerberos-principal", Usage: "GSSAPI: the client principal, NAME[/INSTANCE][@REALM]"},
 		&cli.StringFlag{Name: "sasl-kerberos-service-name", Usage: "GSSAPI: the brokers' service name (sasl.kerberos.service.name), usually kafka"},
-		&cli.StringFlag{Name: "krb5-config", Usage: "GSSAPI: krb5.conf to read (default: $KRB5_CONFIG, else /etc/krb5.conf)"},
+		&cli.StringFlag{Name: "krb5-config", Usage: "GSSAPI: krb5.conf to read (default: -Djava.security.krb5.conf of $KAFKA_OPTS, else $KRB5_CONFIG, else /etc/krb5.conf)"},
 		&cli.StringFlag{Name: "tls-ca-file", Usage: "PEM file of CA certificates to trust"},
 		&cli.StringFlag{Name: "tls-cert-file", Usage: "PEM client certificate (mutual TLS)"},
 		&cli.StringFlag{Name: "tls-key-file", Usage: "PEM client key (mutual TLS)"},
