@@ -221,12 +221,29 @@ func TestGSSAPIRealBroker(t *testing.T) {
 
 		// A keytab with a key the KDC no longer has (.ci/auth-kerberos
 		// re-keys kcg-stale after exporting it).
-		if stale := os.Getenv("KCG_TEST_GSSAPI_STALE_KEYTAB"); stale != "" {
+		t.Run("stale key", func(t *testing.T) {
+			stale := os.Getenv("KCG_TEST_GSSAPI_STALE_KEYTAB")
+			if stale == "" {
+				t.Skip("KCG_TEST_GSSAPI_STALE_KEYTAB not set (.ci/auth-kerberos sets it)")
+			}
 			old := append([]string{"list"}, native...)
 			old[6], old[8] = stale, os.Getenv("KCG_TEST_GSSAPI_STALE_PRINCIPAL")
-			r = kcg(t, old...).MustCode(t, 1)
+			r := kcg(t, old...).MustCode(t, 1)
 			oneGSSAPILine(t, r.Stderr, "not the principal's current key")
-		}
+		})
+
+		// A KDC whose clock is 2 hours ahead (.ci/auth-kerberos runs one
+		// under faketime): the pre-authentication timestamp is refused.
+		t.Run("clock skew", func(t *testing.T) {
+			skew := os.Getenv("KCG_TEST_KRB5_SKEW_CONF")
+			if skew == "" {
+				t.Skip("KCG_TEST_KRB5_SKEW_CONF not set: .ci/auth-kerberos sets it when faketime is installed")
+			}
+			ahead := append([]string{"list"}, native...)
+			ahead[len(ahead)-1] = skew
+			r := kcg(t, ahead...).MustCode(t, 1)
+			oneGSSAPILine(t, r.Stderr, "allowed skew")
+		})
 
 		// An unreadable keytab is bad configuration: exit 65.
 		missing := append([]string{"list"}, native...)
