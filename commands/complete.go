@@ -316,7 +316,7 @@ func flagValueCompletion(c completion, cmd *cli.Command, f cli.Flag, cur string)
 	case name == "security-protocol":
 		c.words = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
 	case name == "sasl-mechanism":
-		c.words = []string{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}
+		c.words = []string{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER", "AWS_MSK_IAM", "GSSAPI"}
 	}
 	return c
 }

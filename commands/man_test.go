@@ -121,7 +121,7 @@ func TestManPagesContent(t *testing.T) {
 	if len(cmds) < 10 {
 		t.Fatalf("kcg --help lists only %q", cmds)
 	}
-	flagLine := regexp.MustCompile(`^\s+(--[a-z-]+)(?: (\S+))?`)
+	flagLine := regexp.MustCompile(`^\s+(--[a-z0-9-]+)(?: (\S+))?`)
 	for _, cmd := range cmds {
 		page, ok := pages["kcg-"+cmd+".1"]
 		if !ok {

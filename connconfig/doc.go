@@ -18,7 +18,13 @@
 //     AES-CBC or 3DES-CBC, and legacy PEM encryption), which the standard
 //     library does not decrypt;
 //   - sasl.go: the SASL mechanism (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512),
-//     from flags or sasl.mechanism and sasl.jaas.config.
+//     from flags or sasl.mechanism and sasl.jaas.config;
+//   - gssapi.go, gssapi_mech.go: SASL GSSAPI (Kerberos) on gokrb5: the
+//     keytab or ticket cache, service name and krb5.conf (Krb5LoginModule
+//     in sasl.jaas.config, flags, profile keys), and the RFC 4752
+//     handshake. The mechanism is the one part that talks to a network
+//     service, the KDC, and only when kafka-go authenticates a connection
+//     (Start); Resolve itself reads files only.
 //
 // Profiles (profile.go, profile_resolve.go, profile_use.go): named clusters
 // in kcg's YAML config file (docs/profiles.md). profile.go reads the file

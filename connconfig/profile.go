@@ -93,6 +93,9 @@ type Profile struct {
 	OAuthTokenEndpoint string
 	OAuthTokenFile     string
 	OAuthScope         string
+	// Kerberos is sasl.keytab, sasl.principal, sasl.kerberosServiceName
+	// and sasl.krb5Config (GSSAPI; paths relative to the config file).
+	Kerberos KerberosOptions
 	// Line is the line of the profile's name in the file.
 	Line int
 }
@@ -284,7 +287,7 @@ func scalar(path string, k, v *yaml.Node) (string, error) {
 var (
 	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl", "policy", "allowedSigners"}
 	tlsKeys     = []string{"caFile", "certFile", "keyFile", "serverName", "insecureSkipVerify"}
-	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile", "tokenEndpoint", "tokenFile", "scope"}
+	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile", "tokenEndpoint", "tokenFile", "scope", "keytab", "principal", "kerberosServiceName", "krb5Config"}
 )
 
 func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
@@ -343,6 +346,14 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 					p.PasswordFile = rel(s)
 				case "tokenEndpoint", "tokenFile", "scope":
 					setOAuthKey(&p, k.Value, s, rel)
+				case "keytab":
+					p.Kerberos.Keytab = rel(s)
+				case "principal":
+					p.Kerberos.Principal = s
+				case "kerberosServiceName":
+					p.Kerberos.ServiceName = s
+				case "krb5Config":
+					p.Kerberos.Krb5Config = rel(s)
 				}
 				return err
 			})
@@ -371,9 +382,9 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 		return p, profileErr(path, nk.Line, "%s: securityProtocol %q: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL", where, p.SecurityProtocol)
 	}
 	switch strings.ToUpper(p.SASLMechanism) {
-	case "", mechPlain, mechSCRAM256, mechSCRAM512, mechOAuth, mechMSKIAM:
+	case "", mechPlain, mechSCRAM256, mechSCRAM512, mechOAuth, mechMSKIAM, mechGSSAPI:
 	default:
-		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER or AWS_MSK_IAM", where, p.SASLMechanism)
+		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM or GSSAPI", where, p.SASLMechanism)
 	}
 	if p.TLSKeyFile != "" && p.TLSCertFile == "" {
 		return p, profileErr(path, nk.Line, "%s.tls: keyFile needs certFile", where)

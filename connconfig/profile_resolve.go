@@ -141,6 +141,10 @@ func (o ConnOptions) merge(p Profile) ConnOptions {
 		set(&o.SASLOAuthTokenFile, p.OAuthTokenFile)
 	}
 	set(&o.SASLOAuthScope, p.OAuthScope)
+	set(&o.Kerberos.Keytab, p.Kerberos.Keytab)
+	set(&o.Kerberos.Principal, p.Kerberos.Principal)
+	set(&o.Kerberos.ServiceName, p.Kerberos.ServiceName)
+	set(&o.Kerberos.Krb5Config, p.Kerberos.Krb5Config)
 	if o.SASLPasswordFromEnv && (p.PasswordEnv != "" || p.PasswordFile != "") {
 		// The one exception to "variable over profile": KCG_SASL_PASSWORD
 		// may be exported for another cluster, and the profile says where

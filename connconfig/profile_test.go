@@ -73,7 +73,7 @@ func TestParseProfileFileRefusals(t *testing.T) {
 		{"profile a string", "profiles:\n  a: h:1\n", "line 2: profile a: must be a mapping of settings"},
 		{"insecure not bool", "profiles:\n  a:\n    bootstrap: h:1\n    tls: {insecureSkipVerify: yes}\n", "insecureSkipVerify: must be true or false"},
 		{"bad protocol", "profiles:\n  a:\n    bootstrap: h:1\n    securityProtocol: TLS\n", `line 2: profile a: securityProtocol "TLS": use PLAINTEXT`},
-		{"bad mechanism", "profiles:\n  a:\n    bootstrap: h:1\n    sasl: {mechanism: GSSAPI}\n", `line 2: profile a.sasl: mechanism "GSSAPI" is not supported`},
+		{"bad mechanism", "profiles:\n  a:\n    bootstrap: h:1\n    sasl: {mechanism: NTLM}\n", `line 2: profile a.sasl: mechanism "NTLM" is not supported`},
 		{"key without cert", "profiles:\n  a:\n    bootstrap: h:1\n    tls: {keyFile: k.pem}\n", "line 2: profile a.tls: keyFile needs certFile"},
 		{"not a mapping", "- a\n", "line 1: must be a mapping with the keys current and profiles"},
 		{"not YAML", "profiles: [\n", "is not valid YAML: line"},

@@ -60,6 +60,8 @@ type ConnOptions struct {
 	// SASLOAuthScope is --sasl-oauth-scope: the scope asked of the token
 	// endpoint; it overrides scope= of the login module.
 	SASLOAuthScope string
+	// Kerberos holds the GSSAPI flags (gssapi.go).
+	Kerberos KerberosOptions
 	// TLSCAFile is --tls-ca-file, a PEM file of CA certificates to trust
 	// instead of the system roots; it overrides ssl.truststore.*.
 	TLSCAFile string
@@ -374,6 +376,8 @@ func (r *resolver) saslFlagGiven() string {
 		return "--sasl-username"
 	case r.o.SASLOAuthTokenEndpoint != "" || r.o.SASLOAuthTokenFile != "" || r.o.SASLOAuthScope != "":
 		return oauthFlagGiven(r.o)
+	case r.o.Kerberos.given() != "":
+		return r.o.Kerberos.given()
 	}
 	return ""
 }

@@ -39,24 +39,30 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		if err != nil {
 			return nil, r.dataErr("sasl.jaas.config", err.Error(), nil)
 		}
+		if mech == mechGSSAPI || (mech == "" && e.Module == krb5Module) {
+			return r.gssapiMechanism(e) // gssapi.go
+		}
 		switch e.Module {
 		case plainModule, scramModule:
 		default:
-			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN) and %s (SCRAM-SHA-256, SCRAM-SHA-512)", e.Module, plainModule, scramModule), nil)
+			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN), %s (SCRAM-SHA-256, SCRAM-SHA-512), %s (OAUTHBEARER), %s (AWS_MSK_IAM) and %s (GSSAPI)", e.Module, plainModule, scramModule, oauthModule, mskIAMModule, krb5Module), nil)
 		}
 		jaas = e
+	}
+	if mech == mechGSSAPI || (mech == "" && jaas == nil && r.o.Kerberos.given() != "") {
+		return r.gssapiMechanism(nil) // gssapi.go
 	}
 	if mech == "" {
 		if jaas != nil && jaas.Module == plainModule {
 			mech = mechPlain
 		} else {
-			return nil, usageErr("--sasl-mechanism", "no SASL mechanism given: use --sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512 or set sasl.mechanism in --command-config")
+			return nil, usageErr("--sasl-mechanism", "no SASL mechanism given: use --sasl-mechanism PLAIN|SCRAM-SHA-256|SCRAM-SHA-512|OAUTHBEARER|AWS_MSK_IAM|GSSAPI or set sasl.mechanism in --command-config")
 		}
 	}
 	switch mech {
 	case mechPlain, mechSCRAM256, mechSCRAM512:
 	default:
-		msg := fmt.Sprintf("mechanism %q is not supported: kcg supports PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512", mech)
+		msg := fmt.Sprintf("mechanism %q is not supported: kcg supports PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM and GSSAPI", mech)
 		if fromFlag {
 			return nil, usageErr("--sasl-mechanism", msg)
 		}

@@ -79,6 +79,11 @@ type ProfileSASL struct {
 	TokenEndpoint *string `json:"tokenEndpoint" yaml:"tokenEndpoint"`
 	TokenFile     *string `json:"tokenFile" yaml:"tokenFile"`
 	Scope         *string `json:"scope" yaml:"scope"`
+	// GSSAPI (Kerberos): file references and names, no key material.
+	Keytab              *string `json:"keytab" yaml:"keytab"`
+	Principal           *string `json:"principal" yaml:"principal"`
+	KerberosServiceName *string `json:"kerberosServiceName" yaml:"kerberosServiceName"`
+	Krb5Config          *string `json:"krb5Config" yaml:"krb5Config"`
 }
 
 func optional(s string) *string {
@@ -146,6 +151,8 @@ func NewProfileDocument(f *connconfig.ProfileFile, p connconfig.Profile) Profile
 			Mechanism: optional(p.SASLMechanism), Username: optional(p.SASLUsername),
 			PasswordEnv: optional(p.PasswordEnv), PasswordFile: optional(p.PasswordFile),
 			TokenEndpoint: optional(p.OAuthTokenEndpoint), TokenFile: optional(p.OAuthTokenFile), Scope: optional(p.OAuthScope),
+			Keytab: optional(p.Kerberos.Keytab), Principal: optional(p.Kerberos.Principal),
+			KerberosServiceName: optional(p.Kerberos.ServiceName), Krb5Config: optional(p.Kerberos.Krb5Config),
 		},
 		Policy: p.Policy, AllowedSigners: optional(p.AllowedSigners),
 	}
@@ -194,6 +201,10 @@ func (d ProfileDocument) WriteTable(w io.Writer) error {
 	line("oauth token url", d.SASL.TokenEndpoint)
 	line("oauth token file", d.SASL.TokenFile)
 	line("oauth scope", d.SASL.Scope)
+	line("kerberos keytab", d.SASL.Keytab)
+	line("kerberos principal", d.SASL.Principal)
+	line("kerberos service", d.SASL.KerberosServiceName)
+	line("krb5.conf", d.SASL.Krb5Config)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -46,6 +46,15 @@
 #   KCG_KAFKA_CONTROLLER_HEAP  the dedicated controller's heap options
 #                     (default: -Xms256m -Xmx512m)
 #   KCG_KAFKA_START_TIMEOUT  seconds to wait for the cluster (default: 120)
+#   KCG_KAFKA_GSSAPI_KEYTAB  opt-in (one node only): a listener GSSAPI on
+#                     localhost with SASL GSSAPI (Kerberos), the broker
+#                     logging in with this keytab as KCG_KAFKA_GSSAPI_PRINCIPAL
+#                     (e.g. kafka/localhost@KCG.TEST), its JVM given
+#                     -Djava.security.krb5.conf=$KCG_KAFKA_KRB5_CONF; the env
+#                     file gets KCG_TEST_GSSAPI_BOOTSTRAP, and the client's
+#                     KCG_KAFKA_GSSAPI_CLIENT_KEYTAB/_CLIENT_PRINCIPAL as
+#                     KCG_TEST_GSSAPI_KEYTAB/_PRINCIPAL and KCG_TEST_KRB5_CONF.
+#                     .ci/auth-kerberos sets them up with a real MIT KDC.
 #   JAVA_HOME         used when set; otherwise `java` on PATH
 #   KCG_KAFKA_OAUTH_JWKS_URL  opt-in (one broker only): add two OAUTHBEARER
 #                     listeners, OIDC (RS256 JWTs validated against this
@@ -240,6 +249,41 @@ free_port() {
 		fi
 	done
 	die "no free port found on 127.0.0.1"
+}
+
+# --- opt-in: a GSSAPI (Kerberos) listener ----------------------------------
+#
+# On "localhost", not 127.0.0.1: the Java client takes the host of the
+# service principal (kafka/HOST) from the address it dialled, and turns an
+# IP literal into a name by reverse DNS; kcg uses the host as dialled. A
+# name keeps both on kafka/localhost.
+gssapi_on() { [[ -n "${KCG_KAFKA_GSSAPI_KEYTAB:-}" ]]; }
+gssapi_port=""
+
+# add_gssapi_listener DIR: add the listener to DIR/server.properties.
+add_gssapi_listener() {
+	local f="$1/server.properties"
+	[[ -n "${KCG_KAFKA_GSSAPI_PRINCIPAL:-}" && -n "${KCG_KAFKA_KRB5_CONF:-}" ]] ||
+		die "KCG_KAFKA_GSSAPI_KEYTAB needs KCG_KAFKA_GSSAPI_PRINCIPAL and KCG_KAFKA_KRB5_CONF"
+	((brokers == 1)) || die "the GSSAPI listener (KCG_KAFKA_GSSAPI_KEYTAB) is for one node only"
+	gssapi_port="$(free_port)"
+	sed -i -e "s|^listeners=.*|&,GSSAPI://localhost:$gssapi_port|" \
+		-e "s|^advertised.listeners=.*|&,GSSAPI://localhost:$gssapi_port|" \
+		-e "s|^listener.security.protocol.map=.*|&,GSSAPI:SASL_PLAINTEXT|" "$f"
+	cat >>"$f" <<EOF
+
+# The GSSAPI listener (KCG_KAFKA_GSSAPI_KEYTAB, .ci/auth-kerberos).
+listener.name.gssapi.sasl.enabled.mechanisms=GSSAPI
+sasl.kerberos.service.name=${KCG_KAFKA_GSSAPI_PRINCIPAL%%/*}
+listener.name.gssapi.gssapi.sasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true keyTab="$KCG_KAFKA_GSSAPI_KEYTAB" principal="$KCG_KAFKA_GSSAPI_PRINCIPAL";
+EOF
+}
+
+gssapi_env() {
+	echo "KCG_TEST_GSSAPI_BOOTSTRAP=localhost:$gssapi_port"
+	echo "KCG_TEST_GSSAPI_KEYTAB=${KCG_KAFKA_GSSAPI_CLIENT_KEYTAB:-}"
+	echo "KCG_TEST_GSSAPI_PRINCIPAL=${KCG_KAFKA_GSSAPI_CLIENT_PRINCIPAL:-}"
+	echo "KCG_TEST_KRB5_CONF=$KCG_KAFKA_KRB5_CONF"
 }
 
 # The SASL listener's test user (a throwaway credential on a loopback test
@@ -482,6 +526,7 @@ launch_node() {
 		-XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
 		"-Dlog4j2.configurationFile=$dir/log4j2.xml" "-Dkafka.logs.dir=$dir/logs" \
 		${oauth_jvm_opts[@]+"${oauth_jvm_opts[@]}"} \
+		${KCG_KAFKA_KRB5_CONF:+"-Djava.security.krb5.conf=$KCG_KAFKA_KRB5_CONF"} \
 		-cp "$(classpath_of "$kafka_version")" kafka.Kafka "$dir/server.properties" \
 		</dev/null >"$dir/kafka.out" 2>&1 &
 	pid=$!
@@ -603,6 +648,7 @@ start_once() {
 		if ((brokers == 1)); then
 			write_config "$run/node-$n" combined "$n" "${bport[$n]}" "${sport[$n]}"
 			add_oauth_listeners "$run/node-$n"
+			! gssapi_on || add_gssapi_listener "$run/node-$n"
 		else
 			write_config "$run/node-$n" broker "$n" "${bport[$n]}" "${sport[$n]}"
 		fi
@@ -695,6 +741,7 @@ start_once() {
 			echo "KCG_TEST_OAUTH_UNSECURED_BOOTSTRAP=127.0.0.1:${oauth_ports#* }"
 			echo "KCG_TEST_OAUTH_ALLOWED_URLS=${KCG_KAFKA_OAUTH_ALLOWED_URLS:-$KCG_KAFKA_OAUTH_JWKS_URL}"
 		fi
+		! gssapi_on || gssapi_env
 	} >"$state/env"
 	local what="($brokers brokers and a controller)"
 	((brokers > 1)) || what="(pid $(cat "$state/pid.1"))"

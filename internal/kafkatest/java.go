@@ -95,8 +95,11 @@ func javaCommand(t testing.TB, class string, args ...string) *exec.Cmd {
 		"-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
 		"-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + log4j,
-		"-cp", cp, class,
 	}
+	// As kafka-run-class.sh: $KAFKA_OPTS goes to the JVM (a test sets
+	// -Djava.security.krb5.conf=... there for GSSAPI, as a user would).
+	full = append(full, strings.Fields(os.Getenv("KAFKA_OPTS"))...)
+	full = append(full, "-cp", cp, class)
 	cmd := exec.Command(java, append(full, args...)...)
 	cmd.SysProcAttr = childProcAttr()
 	return cmd
