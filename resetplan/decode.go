@@ -33,15 +33,15 @@ type wireCluster struct {
 }
 
 type wireStrategy struct {
-	Type         string  `json:"type" yaml:"type"`
-	Offset       *int64  `json:"offset" yaml:"offset"`
-	ShiftBy      *int64  `json:"shiftBy" yaml:"shiftBy"`
-	Datetime     *string `json:"datetime" yaml:"datetime"`
-	Duration     *string `json:"duration" yaml:"duration"`
-	ResolvedTime *string `json:"resolvedTime" yaml:"resolvedTime"`
-	File         *string `json:"file" yaml:"file"`
-	RollbackOf   *string `json:"rollbackOf" yaml:"rollbackOf"`
-	Group        *string `json:"group" yaml:"group"`
+	Type             string  `json:"type" yaml:"type"`
+	Offset           *int64  `json:"offset" yaml:"offset"`
+	ShiftBy          *int64  `json:"shiftBy" yaml:"shiftBy"`
+	Datetime         *string `json:"datetime" yaml:"datetime"`
+	Duration         *string `json:"duration" yaml:"duration"`
+	ResolvedTime     *string `json:"resolvedTime" yaml:"resolvedTime"`
+	File             *string `json:"file" yaml:"file"`
+	RollbackOf       *string `json:"rollbackOf" yaml:"rollbackOf"`
+	Group            *string `json:"group" yaml:"group"`
 	Alias            *string `json:"alias" yaml:"alias"`
 	CheckpointsTopic *string `json:"checkpointsTopic" yaml:"checkpointsTopic"`
 }

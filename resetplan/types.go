@@ -159,7 +159,7 @@ const (
 	// (the downstream offsets of <alias>.checkpoints.internal), run
 	// against the target cluster to fail consumers over.
 	StrategyTranslateFrom StrategyType = "translate-from"
-	StrategyRollback StrategyType = "rollback"
+	StrategyRollback      StrategyType = "rollback"
 	// StrategyDeleteGroup is kcg's own: delete the groups (DeleteGroups).
 	// Every partition lists the committed offset that goes with the group,
 	// target null (delete the offset), reason delete-offset.
