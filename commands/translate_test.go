@@ -1,0 +1,130 @@
+package commands_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/internal/mm2"
+)
+
+// checkpoint is a hand-made MirrorMaker 2 checkpoint record, in the bytes
+// MM2's Checkpoint class writes.
+func checkpoint(group, topic string, p int32, up, down int64, at time.Time) kafkatest.Record {
+	return kafkatest.Record{Key: string(mm2.EncodeKey(mm2.Key{Group: group, Topic: topic, Partition: p})),
+		Value: string(mm2.EncodeValue(mm2.Value{Upstream: up, Downstream: down}, mm2.Version)), Time: at}
+}
+
+// TestPlanTranslateFrom: hand-made checkpoints (several per key, other
+// groups, a tombstone, an offset past the log end, an old one) give the
+// documented plan, which applies.
+func TestPlanTranslateFrom(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	dir := t.TempDir()
+	alias := kafkatest.UniqueName(t, "src")
+	cpTopic := alias + ".checkpoints.internal"
+	topic := alias + ".orders" // the remote topic on the target
+	e.CreateTopic(t, topic, 2)
+	e.Produce(t, topic, 0, records(10)...)
+	e.Produce(t, topic, 1, records(10)...)
+	e.CreateTopic(t, cpTopic, 1)
+	g1, g2, g3 := kafkatest.UniqueName(t, "g1"), kafkatest.UniqueName(t, "g2"), kafkatest.UniqueName(t, "g3")
+	now := time.Now()
+	old := now.Add(-time.Hour)
+	e.Produce(t, cpTopic, 0,
+		checkpoint(g1, topic, 0, 100, 3, now.Add(-3*time.Second)),
+		checkpoint(g2, topic, 0, 7, 2, now),
+		checkpoint(g1, topic, 0, 120, 5, now.Add(-2*time.Second)), // the newer of g1/0 wins
+		checkpoint(g1, topic, 1, 500, 40, now),                    // past the log end (10)
+		checkpoint(g3, topic, 1, 9, 7, old),
+		kafkatest.Record{Key: string(mm2.EncodeKey(mm2.Key{Group: g2, Topic: topic, Partition: 0})), Tombstone: true},
+	)
+
+	out := dir + "/failover.yaml"
+	r := kcgOn(t, e, "plan", g1, "--translate-from", alias, "--out", out).MustCode(t, 0)
+	if !strings.Contains(r.Stderr, "New offset (40) is higher than latest offset for topic partition "+topic+"-1") {
+		t.Errorf("no clamp warning: %q", r.Stderr)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := string(data)
+	for _, want := range []string{
+		"strategy: {type: translate-from, alias: " + alias + ", checkpointsTopic: " + cpTopic + "}",
+		"partition: 0, current: null, target: 5, logStart: 0, logEnd: 10, reason: translated, upstreamOffset: 120, checkpointTime: ",
+		"partition: 1, current: null, target: 10, logStart: 0, logEnd: 10, reason: clamped-to-end, upstreamOffset: 500, checkpointTime: ",
+		"new: true",
+	} {
+		if !strings.Contains(plan, want) {
+			t.Errorf("plan lacks %q:\n%s", want, plan)
+		}
+	}
+	r = kcg(t, "show", out).MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "translate-from") || !strings.Contains(r.Stdout, "translated") {
+		t.Errorf("show does not say where the targets came from:\n%s", r.Stdout)
+	}
+	kcgOn(t, e, "apply", out).MustCode(t, 0)
+	if got := e.Committed(t, g1)[topic]; len(got) != 2 || got[0] != 5 || got[1] != 10 {
+		t.Fatalf("%s committed %v, want {0: 5, 1: 10}", g1, got)
+	}
+
+	// g2's only checkpoint was deleted (tombstone): exit 3 naming it, no
+	// file; --all-groups is g1 and g3, and g3's checkpoint is old.
+	r = kcgOn(t, e, "plan", g2, "--translate-from", alias, "--out", dir+"/g2.yaml").MustCode(t, 3)
+	oneLine(t, r.Stderr, `group "`+g2+`" has no checkpoint in `+cpTopic)
+	if _, err := os.Stat(dir + "/g2.yaml"); err == nil {
+		t.Error("a plan file was written")
+	}
+	r = kcgOn(t, e, "plan", "--all-groups", "--translate-from", alias, "--out", "-").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "group: "+g1) || !strings.Contains(r.Stdout, "group: "+g3) || strings.Contains(r.Stdout, g2) {
+		t.Errorf("--all-groups is not the groups with checkpoints:\n%s", r.Stdout)
+	}
+	if !strings.Contains(r.Stderr, "group "+g3+": its oldest checkpoint is 1h0m") || !strings.Contains(r.Stderr, "older than --max-checkpoint-age 5m0s") {
+		t.Errorf("no stale warning: %q", r.Stderr)
+	}
+	// g1 is now committed at its translation; a newer commit on the
+	// target is a rewind, and a partition without a checkpoint is named.
+	other := alias + ".other"
+	e.CreateTopic(t, other, 1)
+	e.Produce(t, other, 0, records(3)...)
+	e.Commit(t, g1, topic, map[int32]int64{0: 8})
+	e.Commit(t, g1, other, map[int32]int64{0: 1})
+	r = kcgOn(t, e, "plan", g1, "--translate-from", alias, "--out", "-").MustCode(t, 0)
+	for _, want := range []string{"has already committed on the target past its translation on " + topic + "-0",
+		"has committed on the target on " + other + "-0, which have no checkpoint"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q: %q", want, r.Stderr)
+		}
+	}
+}
+
+// TestPlanTranslateFromBadTopic: an unknown version and a malformed record
+// are bad input naming what and where; a missing topic is a refusal.
+func TestPlanTranslateFromBadTopic(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	dir := t.TempDir()
+	alias := kafkatest.UniqueName(t, "src")
+	g := kafkatest.UniqueName(t, "g")
+	r := kcgOn(t, e, "plan", g, "--translate-from", alias, "--out", dir+"/p.yaml").MustCode(t, 3)
+	oneLine(t, r.Stderr, "checkpoints topic "+alias+".checkpoints.internal does not exist on this cluster")
+
+	cpTopic := kafkatest.UniqueName(t, "custom-checkpoints")
+	e.CreateTopic(t, cpTopic, 1)
+	key := string(mm2.EncodeKey(mm2.Key{Group: g, Topic: "t", Partition: 0}))
+	e.Produce(t, cpTopic, 0, checkpoint(g, "t", 0, 1, 1, time.Now()),
+		kafkatest.Record{Key: key, Value: string(mm2.EncodeValue(mm2.Value{Upstream: 1, Downstream: 1}, 3))})
+	r = kcgOn(t, e, "plan", g, "--translate-from", alias, "--checkpoints-topic", cpTopic, "--out", dir+"/p.yaml").MustCode(t, 65)
+	oneLine(t, r.Stderr, "checkpoints topic "+cpTopic+" partition 0 offset 1", "checkpoint value version 3 is not supported")
+
+	bad := kafkatest.UniqueName(t, "bad-checkpoints")
+	e.CreateTopic(t, bad, 1)
+	e.Produce(t, bad, 0, kafkatest.Record{Key: "\x00\x05ab", Value: "x"})
+	r = kcgOn(t, e, "plan", g, "--translate-from", alias, "--checkpoints-topic", bad, "--out", dir+"/p.yaml").MustCode(t, 65)
+	oneLine(t, r.Stderr, "checkpoints topic "+bad+" partition 0 offset 0", "malformed checkpoint record")
+
+	r = kcg(t, "plan", g, "--to-earliest", "--all-topics", "--checkpoints-topic", bad, "--out", dir+"/p.yaml").MustCode(t, 64)
+	oneLine(t, r.Stderr, "--checkpoints-topic goes with --translate-from")
+}
