@@ -8,6 +8,7 @@ import (
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/internal/mm2"
+	"github.com/kcg-dev/kcg/internal/schematest"
 )
 
 // checkpoint is a hand-made MirrorMaker 2 checkpoint record, in the bytes
@@ -62,6 +63,8 @@ func TestPlanTranslateFrom(t *testing.T) {
 			t.Errorf("plan lacks %q:\n%s", want, plan)
 		}
 	}
+	schematest.MustMatch(t, "OffsetResetPlan", plan, true)
+	schematest.MustMatch(t, "OffsetResetPlan", kcg(t, "show", out, "-o", "json").MustCode(t, 0).Stdout, false)
 	r = kcg(t, "show", out).MustCode(t, 0)
 	if !strings.Contains(r.Stdout, "translate-from") || !strings.Contains(r.Stdout, "translated") {
 		t.Errorf("show does not say where the targets came from:\n%s", r.Stdout)
