@@ -3,12 +3,15 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
 )
@@ -67,4 +70,29 @@ func readCheckpoints(ctx context.Context, cl *kafkaadmin.Client, o *planOptions)
 		return nil, app.Refused(errors.New("--all-groups: " + st.CheckpointsTopic + " holds no checkpoint: MirrorMaker 2 has translated no group yet; no plan was written"))
 	}
 	return slices.Sorted(maps.Keys(cps)), nil
+}
+
+// readFailoverSource reads the source cluster of a translate-from plan for
+// kcg show: each group's commits there and the time span of the records
+// committed past each checkpoint.
+func readFailoverSource(c *cli.Context, opts connconfig.ConnOptions, p *resetplan.Plan) (*output.FailoverSource, error) {
+	cl, ctx, done, err := app.Dial(c.Context, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	pos, err := groupops.ReadSourcePositions(ctx, cl, p)
+	if err != nil {
+		return nil, fmt.Errorf("reading the source cluster %s: %w", cl.Bootstrap(), err)
+	}
+	src := &output.FailoverSource{Cluster: cl.Bootstrap(), Partitions: map[output.FailoverKey]output.SourcePartition{}}
+	if opts.Profile != "" {
+		src.Cluster = "profile " + opts.Profile + " (" + cl.Bootstrap() + ")"
+	}
+	for g, m := range pos {
+		for tp, sp := range m {
+			src.Partitions[output.FailoverKey{Group: g, TP: tp}] = output.SourcePartition{SourceTopic: sp.SourceTopic, Committed: sp.Committed, Span: sp.Span, Err: sp.Err}
+		}
+	}
+	return src, nil
 }

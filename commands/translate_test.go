@@ -131,3 +131,49 @@ func TestPlanTranslateFromBadTopic(t *testing.T) {
 	r = kcg(t, "plan", g, "--to-earliest", "--all-topics", "--checkpoints-topic", bad, "--out", dir+"/p.yaml").MustCode(t, 64)
 	oneLine(t, r.Stderr, "--checkpoints-topic goes with --translate-from")
 }
+
+// TestShowTranslateFromSource: with the source cluster given, show counts
+// the records the source group committed past each checkpoint and their
+// time span; without it, it says that is unknown. (Source and target are
+// one test cluster here: the remote topic is ALIAS.T, the source topic T.)
+func TestShowTranslateFromSource(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	dir := t.TempDir()
+	alias := kafkatest.UniqueName(t, "src")
+	srcTopic := kafkatest.UniqueName(t, "orders")
+	remote := alias + "." + srcTopic
+	base := time.Now().Add(-time.Minute).Truncate(time.Second)
+	e.CreateTopic(t, srcTopic, 1)
+	recs := records(10)
+	for i := range recs {
+		recs[i].Time = base.Add(time.Duration(i) * time.Second)
+	}
+	e.Produce(t, srcTopic, 0, recs...)
+	e.CreateTopic(t, remote, 1)
+	e.Produce(t, remote, 0, records(10)...)
+	e.CreateTopic(t, alias+".checkpoints.internal", 1)
+	g := kafkatest.UniqueName(t, "g")
+	e.Produce(t, alias+".checkpoints.internal", 0, checkpoint(g, remote, 0, 5, 4, time.Now()))
+	e.Commit(t, g, srcTopic, map[int32]int64{0: 8}) // the source group went on to 8
+
+	out := dir + "/failover.yaml"
+	kcgOn(t, e, "plan", g, "--translate-from", alias, "--out", out).MustCode(t, 0)
+	r := kcg(t, "show", out).MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "records consumed twice after failover: unknown") {
+		t.Errorf("show without the source does not say it is unknown:\n%s", r.Stdout)
+	}
+	r = kcg(t, "show", out, "--source-bootstrap-server", e.Bootstrap).MustCode(t, 0)
+	// upstream 5, source committed 8: records 5, 6, 7 are consumed twice,
+	// written 2s apart from first to last.
+	var row string
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if strings.HasPrefix(l, g+" ") && strings.Contains(l, "Z ") { // the failover row: it has the checkpoint time
+			row = l
+		}
+	}
+	if f := strings.Fields(row); len(f) != 9 || f[3] != "5" || f[6] != "8" || f[7] != "3" || f[8] != "2s" {
+		t.Fatalf("failover row = %q, want upstream 5, source committed 8, 3 duplicates over 2s:\n%s", row, r.Stdout)
+	}
+	r = kcg(t, "show", out, "-o", "json", "--source-bootstrap-server", e.Bootstrap).MustCode(t, 64)
+	oneLine(t, r.Stderr, "drop -o json")
+}

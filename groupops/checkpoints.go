@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kcg-dev/kcg/internal/mm2"
@@ -95,6 +96,82 @@ func ReadCheckpoints(ctx context.Context, cl *kafkaadmin.Client, topic string) (
 		}
 		g[TopicPartition{Topic: k.Topic, Partition: k.Partition}] = resetplan.Checkpoint{
 			Upstream: c.Upstream, Downstream: c.Downstream, Time: time.UnixMilli(c.Timestamp).UTC()}
+	}
+	return out, nil
+}
+
+// SourcePosition is the source cluster's side of one partition of a
+// translate-from plan, for kcg show.
+type SourcePosition struct {
+	// SourceTopic is the topic's name on the source: the plan's remote
+	// topic less "ALIAS." (DefaultReplicationPolicy), or the same name
+	// (IdentityReplicationPolicy).
+	SourceTopic string
+	// Committed is the source group's committed offset there; nil: none.
+	Committed *int64
+	// Span is the time from the record at the checkpoint's upstream offset
+	// to the last record before Committed (the records consumed twice);
+	// nil when unknown or when there are none.
+	Span *time.Duration
+	Err  error
+}
+
+// SourceTopic is a remote topic's name on the source cluster.
+func SourceTopic(alias, remote string) string {
+	if rest, ok := strings.CutPrefix(remote, alias+"."); ok && rest != "" {
+		return rest
+	}
+	return remote
+}
+
+// ReadSourcePositions reads, on the source cluster cl of a translate-from
+// plan, each group's committed offsets (one describe and offset-fetch
+// phase) and the timestamps bounding the records committed past each
+// checkpoint (one Fetch phase, as the time lags of describe).
+func ReadSourcePositions(ctx context.Context, cl *kafkaadmin.Client, p *resetplan.Plan) (map[string]map[TopicPartition]SourcePosition, error) {
+	names := make([]string, len(p.Groups))
+	for i, g := range p.Groups {
+		names[i] = g.Group
+	}
+	gs, err := ReadGroups(ctx, cl, names)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[TopicPartition]SourcePosition{}
+	var queries []kafkaadmin.RecordAt
+	for i, g := range p.Groups {
+		m := map[TopicPartition]SourcePosition{}
+		out[g.Group] = m
+		for _, pt := range g.Partitions {
+			src := TopicPartition{Topic: SourceTopic(p.Strategy.Alias, pt.Topic), Partition: pt.Partition}
+			sp := SourcePosition{SourceTopic: src.Topic, Err: gs[i].Err}
+			if c, ok := gs[i].Offsets[src]; ok && sp.Err == nil {
+				sp.Committed = &c.Offset
+				if pt.Upstream != nil && c.Offset > *pt.Upstream {
+					queries = append(queries, kafkaadmin.RecordAt{TP: src, Offset: *pt.Upstream}, kafkaadmin.RecordAt{TP: src, Offset: c.Offset - 1})
+				}
+			}
+			m[pt.TP()] = sp
+		}
+	}
+	times, err := cl.RecordTimes(ctx, queries)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range p.Groups {
+		for _, pt := range g.Partitions {
+			sp := out[g.Group][pt.TP()]
+			if sp.Committed == nil || pt.Upstream == nil || *sp.Committed <= *pt.Upstream {
+				continue
+			}
+			src := TopicPartition{Topic: sp.SourceTopic, Partition: pt.Partition}
+			from, to := times[kafkaadmin.RecordAt{TP: src, Offset: *pt.Upstream}], times[kafkaadmin.RecordAt{TP: src, Offset: *sp.Committed - 1}]
+			if from.Found && to.Found && from.Err == nil && to.Err == nil {
+				d := time.Duration(to.Timestamp-from.Timestamp) * time.Millisecond
+				sp.Span = &d
+				out[g.Group][pt.TP()] = sp
+			}
+		}
 	}
 	return out, nil
 }
