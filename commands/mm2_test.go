@@ -90,7 +90,11 @@ func TestMM2Failover(t *testing.T) {
 
 	// Independently of kcg: the group's consumer on the target starts at
 	// each planned target, on a record the source group had not committed
-	// past.
+	// past. A producer writes on after the failover, so a target at the
+	// log end has a record to start on.
+	for _, pt := range plan.Groups[0].Partitions {
+		dst.Produce(t, remote, int(pt.Partition), kafkatest.Record{Value: "after-failover"})
+	}
 	first := firstRecords(t, dst, remote, group, len(plan.Groups[0].Partitions))
 	for _, pt := range plan.Groups[0].Partitions {
 		m, ok := first[int(pt.Partition)]
@@ -99,6 +103,12 @@ func TestMM2Failover(t *testing.T) {
 		}
 		if m.Offset != *pt.Target {
 			t.Errorf("%s-%d: the consumer on the target starts at %d, the plan said %d", remote, pt.Partition, m.Offset, *pt.Target)
+		}
+		if string(m.Value) == "after-failover" {
+			if *pt.Target != pt.LogEnd || committed[pt.Partition] != perPartition {
+				t.Errorf("%s-%d: the consumer skipped to the new record, the plan said %d (log end %d)", remote, pt.Partition, *pt.Target, pt.LogEnd)
+			}
+			continue
 		}
 		i, err := strconv.ParseInt(strings.TrimPrefix(string(m.Value), strconv.Itoa(int(pt.Partition))+"-"), 10, 64)
 		if err != nil {
