@@ -69,6 +69,7 @@ func TestPlanTranslateFrom(t *testing.T) {
 	if !strings.Contains(r.Stdout, "translate-from") || !strings.Contains(r.Stdout, "translated") {
 		t.Errorf("show does not say where the targets came from:\n%s", r.Stdout)
 	}
+	kcgOn(t, e, "diff", out).MustCode(t, 0) // nothing moved since the plan
 	kcgOn(t, e, "apply", out).MustCode(t, 0)
 	if got := e.Committed(t, g1)[topic]; len(got) != 2 || got[0] != 5 || got[1] != 10 {
 		t.Fatalf("%s committed %v, want {0: 5, 1: 10}", g1, got)

@@ -109,3 +109,19 @@ func TestDecodeTranslateFromFields(t *testing.T) {
 		}
 	}
 }
+
+// A newer checkpoint with the same target is a change diff names.
+func TestDiffTranslateFromFields(t *testing.T) {
+	f := newFake().add("src.t", 0, 0, 6)
+	at := testNow.Add(-time.Minute).Truncate(time.Millisecond)
+	spec := func(up int64, when time.Time) StrategySpec {
+		return StrategySpec{Type: StrategyTranslateFrom, Alias: "src", CheckpointsTopic: "src.checkpoints.internal",
+			Checkpoints: map[string]map[TopicPartition]Checkpoint{"g": {tp("src.t", 0): {Upstream: up, Downstream: 4, Time: when}}}}
+	}
+	x, _ := build(t, f, Request{Groups: []GroupSnapshot{group("g", nil)}, Strategy: spec(10, at)})
+	y, _ := build(t, f, Request{Groups: []GroupSnapshot{group("g", nil)}, Strategy: spec(11, at.Add(time.Second))})
+	d := Diff(x, y)
+	if len(d.Partitions) != 1 || strings.Join(d.Partitions[0].Fields, ",") != "upstreamOffset,checkpointTime" {
+		t.Fatalf("diff = %+v, want upstreamOffset and checkpointTime changed", d.Partitions)
+	}
+}
