@@ -273,7 +273,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	if o.format == output.FormatTable {
 		summaryTo = s.Out
 	}
-	doc := output.PlanDocument{Plan: plan}
+	doc := output.PlanDocument{Plan: plan, MaxCheckpointAge: o.request.Strategy.MaxCheckpointAge}
 	if err := doc.WriteTable(summaryTo); err != nil {
 		return err
 	}

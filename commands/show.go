@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/app"
@@ -20,6 +21,7 @@ type showOptions struct {
 	// source is the source cluster of a translate-from plan
 	// (--source-profile, --source-bootstrap-server); nil: not read.
 	source *connconfig.ConnOptions
+	maxAge time.Duration
 }
 
 func showCommand(s Streams) *cli.Command {
@@ -32,6 +34,7 @@ func showCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "with-group", Usage: "csv: always write the group column (the Java tool omits it when exactly one --group was given)"},
 			&cli.StringFlag{Name: "source-profile", Usage: "translate-from plan: read the source group's commits on profile `P` (the failed-over cluster), to count the records consumed twice"},
 			&cli.StringFlag{Name: "source-bootstrap-server", Usage: "translate-from plan: as --source-profile, for bootstrap servers `B` (PLAINTEXT; use a profile for TLS or SASL)"},
+			&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "translate-from plan: warn about checkpoints older than `D` at plan time"},
 			&cli.StringFlag{Name: "timeout", Value: "30s", Usage: "with --source-*: deadline for reading the source cluster"},
 		},
 		Action: action(s, showOptionsFrom, runShow),
@@ -39,7 +42,7 @@ func showCommand(s Streams) *cli.Command {
 }
 
 func showOptionsFrom(c *cli.Context) (showOptions, error) {
-	o := showOptions{withGroup: c.Bool("with-group")}
+	o := showOptions{withGroup: c.Bool("with-group"), maxAge: c.Duration("max-checkpoint-age")}
 	if c.Args().Len() != 1 {
 		return o, app.Usagef("show takes one plan file")
 	}
@@ -80,7 +83,7 @@ func runShow(c *cli.Context, s Streams, o showOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := output.PlanDocument{Plan: p}
+	doc := output.PlanDocument{Plan: p, MaxCheckpointAge: o.maxAge}
 	if o.source != nil {
 		if p.Strategy.Type != resetplan.StrategyTranslateFrom {
 			return app.Usagef("--source-profile/--source-bootstrap-server read the source cluster of a translate-from plan; %s is a %s plan", o.path, p.Strategy.Type)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/kcg-dev/kcg/connconfig"
@@ -66,10 +65,22 @@ func readCheckpoints(ctx context.Context, cl *kafkaadmin.Client, o *planOptions)
 	if !o.scope.all {
 		return o.scope.groups, nil
 	}
-	if len(cps) == 0 {
-		return nil, app.Refused(errors.New("--all-groups: " + st.CheckpointsTopic + " holds no checkpoint: MirrorMaker 2 has translated no group yet; no plan was written"))
+	// --all-groups: the groups with a checkpoint in the scope (--topic
+	// narrows it), so a topic filter does not turn into refusals.
+	var groups []string
+	for g, tps := range cps {
+		for tp := range tps {
+			if resetplan.InScope(o.request.Scope, tp) {
+				groups = append(groups, g)
+				break
+			}
+		}
 	}
-	return slices.Sorted(maps.Keys(cps)), nil
+	if len(groups) == 0 {
+		return nil, app.Refused(errors.New("--all-groups: " + st.CheckpointsTopic + " holds no checkpoint in the scope given: MirrorMaker 2 has translated no such group yet; no plan was written"))
+	}
+	slices.Sort(groups)
+	return groups, nil
 }
 
 // readFailoverSource reads the source cluster of a translate-from plan for

@@ -89,6 +89,16 @@ func TestPlanTranslateFrom(t *testing.T) {
 	if !strings.Contains(r.Stderr, "group "+g3+": its oldest checkpoint is 1h0m") || !strings.Contains(r.Stderr, "older than --max-checkpoint-age 5m0s") {
 		t.Errorf("no stale warning: %q", r.Stderr)
 	}
+	// --topic narrows --all-groups to the groups with a checkpoint there.
+	r = kcgOn(t, e, "plan", "--all-groups", "--translate-from", alias, "--topic", topic+":0", "--out", "-").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "group: "+g1) || strings.Contains(r.Stdout, g3) || strings.Contains(r.Stdout, "partition: 1,") {
+		t.Errorf("--all-groups --topic %s:0 is not g1's partition 0 alone:\n%s", topic, r.Stdout)
+	}
+	// show's own --max-checkpoint-age.
+	r = kcg(t, "show", out, "--max-checkpoint-age", "1ms").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "had a checkpoint older than 1ms when the plan was made") {
+		t.Errorf("show --max-checkpoint-age 1ms does not warn:\n%s", r.Stdout)
+	}
 	// g1 is now committed at its translation; a newer commit on the
 	// target is a rewind, and a partition without a checkpoint is named.
 	other := alias + ".other"

@@ -46,7 +46,10 @@ type SourcePartition struct {
 // source group had committed past the checkpoint: the records the
 // failed-over group consumes a second time. Then the warnings a reviewer
 // must see: stale checkpoints and rewinds.
-func writeFailover(w io.Writer, p *resetplan.Plan, src *FailoverSource) error {
+func writeFailover(w io.Writer, p *resetplan.Plan, src *FailoverSource, maxAge time.Duration) error {
+	if maxAge <= 0 {
+		maxAge = 5 * time.Minute
+	}
 	fmt.Fprintln(w)
 	if src == nil {
 		fmt.Fprintln(w, "failover: records consumed twice after failover: unknown (give --source-profile P or --source-bootstrap-server B to read the source group's commits)")
@@ -63,7 +66,7 @@ func writeFailover(w io.Writer, p *resetplan.Plan, src *FailoverSource) error {
 				pt.CheckpointTime.UTC().Format("2006-01-02T15:04:05.000Z"), age.String()}
 			row = append(row, sourceCells(src, g.Group, pt)...)
 			rows = append(rows, row)
-			if age > 5*time.Minute {
+			if age > maxAge {
 				stale = append(stale, g.Group+" "+pt.TP().KafkaName())
 			}
 			if pt.Current != nil && pt.Target != nil && *pt.Current > *pt.Target {
@@ -75,7 +78,7 @@ func writeFailover(w io.Writer, p *resetplan.Plan, src *FailoverSource) error {
 		return err
 	}
 	if len(stale) > 0 {
-		fmt.Fprintf(w, "warning: %s had a checkpoint older than 5m when the plan was made (MirrorMaker 2 down or behind?): %s\n", vocab.Count(len(stale), "partition"), joinNames(stale))
+		fmt.Fprintf(w, "warning: %s had a checkpoint older than %s when the plan was made (MirrorMaker 2 down or behind, or the group idle; the source side tells): %s\n", vocab.Count(len(stale), "partition"), maxAge, joinNames(stale))
 	}
 	if len(rewinds) > 0 {
 		fmt.Fprintf(w, "warning: the plan moves %s back from a commit already made on the target (a rewind): %s\n", vocab.Count(len(rewinds), "partition"), joinNames(rewinds))

@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/kcg-dev/kcg/resetplan"
 )
@@ -90,6 +91,10 @@ type PlanDocument struct {
 	// nil: not read. The table shows it; the JSON and YAML forms are the
 	// plan file alone.
 	Source *FailoverSource
+	// MaxCheckpointAge is the age past which a translate-from plan's
+	// checkpoints are warned about (0: 5 minutes, the default of kcg plan
+	// and kcg show's --max-checkpoint-age).
+	MaxCheckpointAge time.Duration
 }
 
 // WriteTable writes the plan summary, and for a translate-from plan its
@@ -99,7 +104,7 @@ func (d PlanDocument) WriteTable(w io.Writer) error {
 		return err
 	}
 	if d.Plan.Strategy.Type == resetplan.StrategyTranslateFrom {
-		return writeFailover(w, d.Plan, d.Source)
+		return writeFailover(w, d.Plan, d.Source, d.MaxCheckpointAge)
 	}
 	return nil
 }

@@ -46,7 +46,7 @@ func checkpointPartitions(req Request, g GroupSnapshot, existing topicPartitions
 	var tps []TopicPartition
 	var warnings []Warning
 	for _, tp := range vocab.SortedPartitions(slices.Collect(maps.Keys(req.Strategy.Checkpoints[g.Group]))) {
-		if !req.Scope.AllTopics && len(req.Scope.Topics) > 0 && !inTopicScope(req.Scope.Topics, tp) {
+		if !InScope(req.Scope, tp) {
 			continue
 		}
 		if !existing.has(tp) {
@@ -57,6 +57,13 @@ func checkpointPartitions(req Request, g GroupSnapshot, existing topicPartitions
 		tps = append(tps, tp)
 	}
 	return tps, warnings
+}
+
+// InScope reports whether a translate-from plan with scope s covers tp:
+// no scope and --all-topics cover every checkpointed partition, --topic
+// those it names.
+func InScope(s Scope, tp TopicPartition) bool {
+	return s.AllTopics || len(s.Topics) == 0 || inTopicScope(s.Topics, tp)
 }
 
 func inTopicScope(specs []TopicSpec, tp TopicPartition) bool {
