@@ -62,7 +62,7 @@ func TestBuildTranslateFrom(t *testing.T) {
 			t.Errorf("%s: digest changed on the round trip", format)
 		}
 		if format == FormatYAML {
-			golden(t, "translate-from.yaml", data)
+			golden(t, "plan-translate-from.yaml", data)
 		}
 	}
 	moved := *p
