@@ -51,6 +51,7 @@ var examples = map[string][]string{
 		"kcg show chg-1234.yaml",
 		"kcg show chg-1234.yaml -o json",
 		"kcg show chg-1234.yaml -o csv",
+		"kcg show failover.yaml --source-profile prod",
 	},
 	"diff": {
 		"kcg diff chg-1234.yaml",
