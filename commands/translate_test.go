@@ -188,3 +188,30 @@ func TestShowTranslateFromSource(t *testing.T) {
 	r = kcg(t, "show", out, "-o", "json", "--source-bootstrap-server", e.Bootstrap).MustCode(t, 64)
 	oneLine(t, r.Stderr, "drop -o json")
 }
+
+// The schema's translate-from rules reject what Decode rejects: the
+// checkpoint fields outside translate-from plans, a translate-from
+// partition without them, reason translated elsewhere.
+func TestTranslateFromSchemaRules(t *testing.T) {
+	good, err := os.ReadFile("../resetplan/testdata/plan-translate-from.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := schematest.CheckYAML(good); err != nil {
+		t.Fatalf("the translate-from golden does not validate: %v", err)
+	}
+	line := `{topic: src.t, partition: 0, current: 5, target: 4, logStart: 0, logEnd: 6, reason: translated, upstreamOffset: 10, checkpointTime: "2026-11-29T07:09:00.123Z"}`
+	for name, bad := range map[string]string{
+		"fields in a to-earliest plan": strings.Replace(strings.Replace(string(good), "{type: translate-from, alias: src, checkpointsTopic: src.checkpoints.internal}", "{type: to-earliest}", 1), "reason: translated", "reason: resolved", 1),
+		"translated in a to-earliest plan": strings.Replace(string(good), "{type: translate-from, alias: src, checkpointsTopic: src.checkpoints.internal}", "{type: to-earliest}", 1),
+		"no upstreamOffset":                strings.Replace(string(good), line, strings.Replace(line, ", upstreamOffset: 10", "", 1), 1),
+		"no checkpointsTopic":              strings.Replace(string(good), ", checkpointsTopic: src.checkpoints.internal", "", 1),
+	} {
+		if bad == string(good) {
+			t.Fatalf("%s: the edit did not apply", name)
+		}
+		if _, err := schematest.CheckYAML([]byte(bad)); err == nil {
+			t.Errorf("%s: the schema accepts it", name)
+		}
+	}
+}
