@@ -202,7 +202,7 @@ func TestTranslateFromSchemaRules(t *testing.T) {
 	}
 	line := `{topic: src.t, partition: 0, current: 5, target: 4, logStart: 0, logEnd: 6, reason: translated, upstreamOffset: 10, checkpointTime: "2026-11-29T07:09:00.123Z"}`
 	for name, bad := range map[string]string{
-		"fields in a to-earliest plan": strings.Replace(strings.Replace(string(good), "{type: translate-from, alias: src, checkpointsTopic: src.checkpoints.internal}", "{type: to-earliest}", 1), "reason: translated", "reason: resolved", 1),
+		"fields in a to-earliest plan":     strings.Replace(strings.Replace(string(good), "{type: translate-from, alias: src, checkpointsTopic: src.checkpoints.internal}", "{type: to-earliest}", 1), "reason: translated", "reason: resolved", 1),
 		"translated in a to-earliest plan": strings.Replace(string(good), "{type: translate-from, alias: src, checkpointsTopic: src.checkpoints.internal}", "{type: to-earliest}", 1),
 		"no upstreamOffset":                strings.Replace(string(good), line, strings.Replace(line, ", upstreamOffset: 10", "", 1), 1),
 		"no checkpointsTopic":              strings.Replace(string(good), ", checkpointsTopic: src.checkpoints.internal", "", 1),
