@@ -49,9 +49,9 @@ var examples = map[string][]string{
 	},
 	"show": {
 		"kcg show chg-1234.yaml",
-		"kcg show chg-1234.yaml -o json",
 		"kcg show chg-1234.yaml -o csv",
 		"kcg show chg-1234.yaml -o markdown > chg-1234.md",
+		"kcg show failover.yaml --source-profile prod",
 	},
 	"diff": {
 		"kcg diff chg-1234.yaml",

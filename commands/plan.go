@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
@@ -20,9 +21,9 @@ import (
 )
 
 // strategyNames are the eight --reset-offsets strategies, with the Java
-// tool's names, and kcg's own to-group, in the order their flags are
+// tool's names, and kcg's own to-group and translate-from, in the order their flags are
 // listed.
-var strategyNames = []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file", "to-group"}
+var strategyNames = []string{"to-earliest", "to-latest", "to-current", "to-offset", "shift-by", "to-datetime", "by-duration", "from-file", "to-group", "translate-from"}
 
 // strategyFlags are the strategies' flags.
 func strategyFlags() []cli.Flag {
@@ -36,6 +37,7 @@ func strategyFlags() []cli.Flag {
 		&cli.StringFlag{Name: "by-duration", Usage: "reset to the first record newer than now minus `D` (ISO-8601 PnDTnHnMnS)"},
 		&cli.StringFlag{Name: "from-file", Usage: "reset to the offsets in `FILE` (the Java tool's CSV, or a kcg plan)"},
 		&cli.StringFlag{Name: "to-group", Usage: "copy the committed offsets of group `SOURCE` (clamped to the log; partitions SOURCE never committed are left out)"},
+		&cli.StringFlag{Name: "translate-from", Usage: "fail over: MirrorMaker 2's checkpoints of source cluster `ALIAS` (run against the target cluster; see docs/failover.md)"},
 	}
 }
 
@@ -49,7 +51,7 @@ func strategyFrom(c *cli.Context, singleGroup string) (resetplan.StrategySpec, e
 	}
 	switch len(given) {
 	case 0:
-		return resetplan.StrategySpec{}, app.Usagef("give one strategy: --to-earliest, --to-latest, --to-current, --to-offset N, --shift-by N, --to-datetime TS, --by-duration D, --from-file FILE or --to-group SOURCE")
+		return resetplan.StrategySpec{}, app.Usagef("give one strategy: --to-earliest, --to-latest, --to-current, --to-offset N, --shift-by N, --to-datetime TS, --by-duration D, --from-file FILE, --to-group SOURCE or --translate-from ALIAS")
 	case 1:
 	default:
 		return resetplan.StrategySpec{}, app.Usagef("give one strategy, not --%s", strings.Join(given, " and --"))
@@ -98,6 +100,8 @@ func planCommand(s Streams) *cli.Command {
 	}
 	flags = append(flags, strategyFlags()...)
 	flags = append(flags,
+		&cli.StringFlag{Name: "checkpoints-topic", Usage: "--translate-from: read the checkpoints from topic `NAME` (default ALIAS.checkpoints.internal; for a custom replication policy)"},
+		&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "--translate-from: warn about checkpoints older than `D`"},
 		&cli.BoolFlag{Name: "delete", Usage: "plan deleting the groups (every committed offset is listed: what is lost); no scope"},
 		&cli.BoolFlag{Name: "delete-offsets", Usage: "plan deleting the groups' committed offsets of the scope (--topic or --all-topics)"},
 		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout); an existing FILE is refused"},
@@ -178,7 +182,10 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	} else if r.Strategy, err = strategyFrom(c, single); err != nil {
 		return o, err
 	}
-	if r.Strategy.Type != resetplan.StrategyFromFile && r.Strategy.Type != resetplan.StrategyDeleteGroup && r.Scope.IsZero() {
+	if err := translateOptionsFrom(c, &o); err != nil {
+		return o, err
+	}
+	if r.Strategy.Type != resetplan.StrategyFromFile && r.Strategy.Type != resetplan.StrategyDeleteGroup && r.Strategy.Type != resetplan.StrategyTranslateFrom && r.Scope.IsZero() {
 		return o, app.Usagef("give a scope: --all-topics or --topic T[:P,...]")
 	}
 	if r.Strategy.Type == resetplan.StrategyToGroup {
@@ -213,12 +220,22 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	defer done()
 	progress := newProgress(s)
 	defer progress.done()
-	progress.say("listing groups")
-	groups, err := o.scope.resolve(ctx, cl, progressNotes{progress, s.Err})
-	if err != nil {
-		return err
+	translate := o.request.Strategy.Type == resetplan.StrategyTranslateFrom
+	var groups []string
+	if translate {
+		// The checkpoints first: they are the groups of --all-groups, and
+		// the proof that a named group exists upstream.
+		progress.say("reading " + o.request.Strategy.CheckpointsTopic)
+		if groups, err = readCheckpoints(ctx, cl, &o); err != nil {
+			return err
+		}
+	} else {
+		progress.say("listing groups")
+		if groups, err = o.scope.resolve(ctx, cl, progressNotes{progress, s.Err}); err != nil {
+			return err
+		}
 	}
-	if !o.scope.all && !o.allowNewGroup {
+	if !o.scope.all && !o.allowNewGroup && !translate {
 		if err := refuseMissingGroups(ctx, cl, groups); err != nil {
 			return err
 		}
@@ -271,7 +288,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	if o.format == output.FormatTable {
 		summaryTo = s.Out
 	}
-	doc := output.PlanDocument{Plan: plan}
+	doc := output.PlanDocument{Plan: plan, MaxCheckpointAge: o.request.Strategy.MaxCheckpointAge}
 	if err := doc.WriteTable(summaryTo); err != nil {
 		return err
 	}
@@ -399,7 +416,7 @@ func planError(err error) error {
 		return app.Usagef("%s", err)
 	case errors.Is(err, resetplan.ErrBadInput):
 		return app.BadInput(err)
-	case errors.Is(err, resetplan.ErrNoSourceCommit):
+	case errors.Is(err, resetplan.ErrNoSourceCommit), errors.Is(err, resetplan.ErrNoCheckpoint):
 		return app.Refused(err)
 	}
 	return err

@@ -2,7 +2,9 @@ package commands
 
 import (
 	"fmt"
+	"time"
 
+	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
@@ -16,6 +18,10 @@ type showOptions struct {
 	// group column for a one-group plan.
 	csv, withGroup bool
 	format         output.Format
+	// source is the source cluster of a translate-from plan
+	// (--source-profile, --source-bootstrap-server); nil: not read.
+	source *connconfig.ConnOptions
+	maxAge time.Duration
 }
 
 func showCommand(s Streams) *cli.Command {
@@ -26,13 +32,17 @@ func showCommand(s Streams) *cli.Command {
 		Flags: []cli.Flag{
 			outputFlag("table", "json", "yaml", "csv", "markdown"),
 			&cli.BoolFlag{Name: "with-group", Usage: "csv: always write the group column (the Java tool omits it when exactly one --group was given)"},
+			&cli.StringFlag{Name: "source-profile", Usage: "translate-from plan: read the source group's commits on profile `P` (the failed-over cluster), to count the records consumed twice"},
+			&cli.StringFlag{Name: "source-bootstrap-server", Usage: "translate-from plan: as --source-profile, for bootstrap servers `B` (PLAINTEXT; use a profile for TLS or SASL)"},
+			&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "translate-from plan: warn about checkpoints older than `D` at plan time"},
+			&cli.StringFlag{Name: "timeout", Value: "30s", Usage: "with --source-*: deadline for reading the source cluster"},
 		},
-		Action: action(s, showOptionsFrom, func(_ *cli.Context, s Streams, o showOptions) error { return runShow(s, o) }),
+		Action: action(s, showOptionsFrom, runShow),
 	}
 }
 
 func showOptionsFrom(c *cli.Context) (showOptions, error) {
-	o := showOptions{withGroup: c.Bool("with-group")}
+	o := showOptions{withGroup: c.Bool("with-group"), maxAge: c.Duration("max-checkpoint-age")}
 	if c.Args().Len() != 1 {
 		return o, app.Usagef("show takes one plan file")
 	}
@@ -43,6 +53,18 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 	}
 	if o.withGroup && name != "csv" {
 		return o, app.Usagef("--with-group is a column of -o csv: give -o csv, or drop --with-group")
+	}
+	if c.IsSet("source-profile") || c.IsSet("source-bootstrap-server") {
+		if name != "table" {
+			return o, app.Usagef("--source-profile/--source-bootstrap-server add the failover section of the table: drop -o %s (the JSON and YAML forms are the plan file alone)", name)
+		}
+		t, err := app.ParseTimeout(c.String("timeout"))
+		if err != nil {
+			return o, err
+		}
+		o.source = &connconfig.ConnOptions{UseProfiles: true, Timeout: t,
+			Profile: c.String("source-profile"), ProfileFrom: "--source-profile",
+			Bootstrap: c.String("source-bootstrap-server"), BootstrapFrom: "--source-bootstrap-server"}
 	}
 	if name == "csv" {
 		o.csv = true
@@ -56,10 +78,19 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 	return o, nil
 }
 
-func runShow(s Streams, o showOptions) error {
+func runShow(c *cli.Context, s Streams, o showOptions) error {
 	p, err := planfile.Read(o.path, s.In)
 	if err != nil {
 		return err
+	}
+	doc := output.PlanDocument{Plan: p, MaxCheckpointAge: o.maxAge}
+	if o.source != nil {
+		if p.Strategy.Type != resetplan.StrategyTranslateFrom {
+			return app.Usagef("--source-profile/--source-bootstrap-server read the source cluster of a translate-from plan; %s is a %s plan", o.path, p.Strategy.Type)
+		}
+		if doc.Source, err = readFailoverSource(c, *o.source, p); err != nil {
+			return err
+		}
 	}
 	if o.csv {
 		layout := resetplan.CSVWithGroup
@@ -73,7 +104,7 @@ func runShow(s Streams, o showOptions) error {
 		_, err = s.Out.Write(data)
 		return err
 	}
-	if err := output.Write(s.Out, o.format, output.PlanDocument{Plan: p}); err != nil {
+	if err := output.Write(s.Out, o.format, doc); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(p))

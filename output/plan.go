@@ -115,6 +115,8 @@ func strategyText(s resetplan.Strategy) string {
 		t += " of " + s.RollbackOf
 	case s.Group != "":
 		t += " (copied from group " + s.Group + ")"
+	case s.Alias != "":
+		t += " " + s.Alias + " (MirrorMaker 2 checkpoints of " + s.CheckpointsTopic + ")"
 	}
 	return t
 }

@@ -3,6 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/kcg-dev/kcg/resetplan"
 )
@@ -88,9 +89,27 @@ func (v DescribeView) normalized() any { return v.Doc.normalized() }
 // YAML are the plan file's own encoding (see encodePlan).
 type PlanDocument struct {
 	Plan *resetplan.Plan
+	// Source is kcg show's reading of the source cluster for a
+	// translate-from plan (--source-profile, --source-bootstrap-server);
+	// nil: not read. The table shows it; the JSON and YAML forms are the
+	// plan file alone.
+	Source *FailoverSource
+	// MaxCheckpointAge is the age past which a translate-from plan's
+	// checkpoints are warned about (0: 5 minutes, the default of kcg plan
+	// and kcg show's --max-checkpoint-age).
+	MaxCheckpointAge time.Duration
 }
 
-// WriteTable writes the plan summary.
-func (d PlanDocument) WriteTable(w io.Writer) error { return writePlanSummary(w, d.Plan) }
+// WriteTable writes the plan summary, and for a translate-from plan its
+// failover section.
+func (d PlanDocument) WriteTable(w io.Writer) error {
+	if err := writePlanSummary(w, d.Plan); err != nil {
+		return err
+	}
+	if d.Plan.Strategy.Type == resetplan.StrategyTranslateFrom {
+		return writeFailover(w, d.Plan, d.Source, d.MaxCheckpointAge)
+	}
+	return nil
+}
 
 func (d PlanDocument) encode(w io.Writer, f Format) error { return encodePlan(w, f, d.Plan) }

@@ -118,6 +118,11 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 			return nil, nil, err
 		}
 	}
+	if req.Strategy.Type == StrategyTranslateFrom {
+		if err := requireCheckpoints(req, groups, perGroup); err != nil {
+			return nil, nil, err
+		}
+	}
 	if req.Strategy.Type == StrategyShiftBy {
 		if err := requireCommits(groups, perGroup); err != nil {
 			return nil, nil, err
@@ -134,6 +139,9 @@ func Build(ctx context.Context, lookup Lookup, req Request) (*Plan, []Warning, e
 			return nil, nil, err
 		}
 		warnings = append(warnings, ws...)
+		if req.Strategy.Type == StrategyTranslateFrom {
+			warnings = append(warnings, translateWarnings(req.Strategy, g, pg, now)...)
+		}
 		plan.Groups = append(plan.Groups, pg)
 	}
 	return plan, warnings, nil
@@ -153,7 +161,10 @@ func checkRequest(req Request) error {
 	if st.Type == StrategyDeleteGroup && !req.Scope.IsZero() {
 		return &ArgError{Msg: "delete-group deletes every offset of the group: it takes no scope (delete-offsets does)"}
 	}
-	if st.Type != StrategyFromFile && st.Type != StrategyDeleteGroup && req.Scope.IsZero() {
+	if st.Type == StrategyTranslateFrom && st.Alias == "" {
+		return &ArgError{Option: string(st.Type), Msg: "a source cluster alias is required"}
+	}
+	if st.Type != StrategyFromFile && st.Type != StrategyDeleteGroup && st.Type != StrategyTranslateFrom && req.Scope.IsZero() {
 		return &ArgError{Msg: NoScopeMessage, Java: NoScopeMessage}
 	}
 	if st.Type == StrategyToGroup {
@@ -191,6 +202,9 @@ func topicsToCheck(req Request, groups []GroupSnapshot) []string {
 				topics[tp.Topic] = true
 			}
 		}
+	}
+	if req.Strategy.Type == StrategyTranslateFrom {
+		checkpointTopics(req.Strategy, groups, topics)
 	}
 	return slices.Sorted(maps.Keys(topics))
 }
@@ -279,6 +293,8 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 	var tps []TopicPartition
 	var warnings []Warning
 	switch {
+	case req.Strategy.Type == StrategyTranslateFrom:
+		return checkpointPartitions(req, g, existing)
 	case req.Strategy.Type == StrategyFromFile:
 		rows, ok := req.Strategy.Targets[g.Group]
 		if !ok {
@@ -474,6 +490,10 @@ func planPartition(g GroupSnapshot, tp TopicPartition, st StrategySpec, b logBou
 	if err != nil {
 		return Partition{}, nil, err
 	}
+	if st.Type == StrategyTranslateFrom {
+		cp := st.Checkpoints[g.Group][tp]
+		p.Upstream, p.CheckpointTime = i64(cp.Upstream), cp.Time.UTC()
+	}
 	p.Target, p.Reason = i64(target), reason
 	return p, w, nil
 }
@@ -523,6 +543,13 @@ func strategyTarget(st StrategySpec, group string, p Partition, times map[TopicP
 		target, reason, w := clamp(st.SourceCommits[tp], p.LogStart, p.LogEnd, tp)
 		if reason == ReasonResolved {
 			reason = ReasonCopiedFromGroup
+		}
+		return target, reason, w, nil
+	case StrategyTranslateFrom:
+		// checkpointPartitions has kept only partitions with a checkpoint.
+		target, reason, w := clamp(st.Checkpoints[group][tp].Downstream, p.LogStart, p.LogEnd, tp)
+		if reason == ReasonResolved {
+			reason = ReasonTranslated
 		}
 		return target, reason, w, nil
 	}

@@ -33,15 +33,17 @@ type wireCluster struct {
 }
 
 type wireStrategy struct {
-	Type         string  `json:"type" yaml:"type"`
-	Offset       *int64  `json:"offset" yaml:"offset"`
-	ShiftBy      *int64  `json:"shiftBy" yaml:"shiftBy"`
-	Datetime     *string `json:"datetime" yaml:"datetime"`
-	Duration     *string `json:"duration" yaml:"duration"`
-	ResolvedTime *string `json:"resolvedTime" yaml:"resolvedTime"`
-	File         *string `json:"file" yaml:"file"`
-	RollbackOf   *string `json:"rollbackOf" yaml:"rollbackOf"`
-	Group        *string `json:"group" yaml:"group"`
+	Type             string  `json:"type" yaml:"type"`
+	Offset           *int64  `json:"offset" yaml:"offset"`
+	ShiftBy          *int64  `json:"shiftBy" yaml:"shiftBy"`
+	Datetime         *string `json:"datetime" yaml:"datetime"`
+	Duration         *string `json:"duration" yaml:"duration"`
+	ResolvedTime     *string `json:"resolvedTime" yaml:"resolvedTime"`
+	File             *string `json:"file" yaml:"file"`
+	RollbackOf       *string `json:"rollbackOf" yaml:"rollbackOf"`
+	Group            *string `json:"group" yaml:"group"`
+	Alias            *string `json:"alias" yaml:"alias"`
+	CheckpointsTopic *string `json:"checkpointsTopic" yaml:"checkpointsTopic"`
 }
 
 type wireAnnotations struct {
@@ -67,6 +69,9 @@ type wirePartition struct {
 	LogStart  *int64  `json:"logStart" yaml:"logStart"`
 	LogEnd    *int64  `json:"logEnd" yaml:"logEnd"`
 	Reason    string  `json:"reason" yaml:"reason"`
+	// translate-from only.
+	UpstreamOffset *int64  `json:"upstreamOffset" yaml:"upstreamOffset"`
+	CheckpointTime *string `json:"checkpointTime" yaml:"checkpointTime"`
 }
 
 // Decode reads a plan file, YAML or JSON (JSON when the first non-blank
@@ -347,6 +352,9 @@ func groupFromWire(p *Plan, name string, wg *wireGroup) (Group, *DecodeError) {
 			seenTP[pt.TP()] = true
 		}
 		pt.LogStart, pt.LogEnd = *wp.LogStart, *wp.LogEnd
+		if derr := checkpointFromWire(p.Strategy.Type, name, &pt, wp); derr != nil {
+			return Group{}, derr
+		}
 		g.Partitions = append(g.Partitions, pt)
 	}
 	return g, nil
@@ -380,6 +388,8 @@ func checkWirePartition(st StrategyType, group string, pt Partition, wp *wirePar
 		return bad(fmt.Sprintf(": reason %s is only valid in a rollback plan", pt.Reason))
 	case pt.Reason == ReasonCopiedFromGroup && st != StrategyToGroup:
 		return bad(fmt.Sprintf(": reason %s is only valid in a to-group plan", pt.Reason))
+	case pt.Reason == ReasonTranslated && st != StrategyTranslateFrom:
+		return bad(fmt.Sprintf(": reason %s is only valid in a translate-from plan", pt.Reason))
 	case pt.Reason == ReasonDeleteOffset && pt.Target != nil:
 		return bad(": reason delete-offset needs target: null")
 	case pt.Target == nil && pt.Reason != ReasonDeleteOffset:
@@ -401,15 +411,16 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 	want := map[StrategyType]string{
 		StrategyToOffset: "offset", StrategyShiftBy: "shiftBy", StrategyToDatetime: "datetime",
 		StrategyByDuration: "duration", StrategyFromFile: "file", StrategyRollback: "rollbackOf",
-		StrategyToGroup: "group",
+		StrategyToGroup: "group", StrategyTranslateFrom: "alias",
 	}[t]
 	present := map[string]bool{
 		"offset": w.Offset != nil, "shiftBy": w.ShiftBy != nil, "datetime": w.Datetime != nil,
 		"duration": w.Duration != nil, "resolvedTime": w.ResolvedTime != nil, "file": w.File != nil,
 		"rollbackOf": w.RollbackOf != nil, "group": w.Group != nil,
+		"alias": w.Alias != nil, "checkpointsTopic": w.CheckpointsTopic != nil,
 	}
-	for _, k := range []string{"offset", "shiftBy", "datetime", "duration", "resolvedTime", "file", "rollbackOf", "group"} {
-		allowed := k == want || (k == "resolvedTime" && t == StrategyByDuration)
+	for _, k := range []string{"offset", "shiftBy", "datetime", "duration", "resolvedTime", "file", "rollbackOf", "group", "alias", "checkpointsTopic"} {
+		allowed := k == want || (k == "resolvedTime" && t == StrategyByDuration) || (k == "checkpointsTopic" && t == StrategyTranslateFrom)
 		if present[k] && !allowed {
 			return Strategy{}, &DecodeError{Msg: fmt.Sprintf("strategy %s does not take %s", t, k)}
 		}
@@ -455,6 +466,18 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 			return s, &DecodeError{Msg: "strategy.group is empty"}
 		}
 		s.Group = *w.Group
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+		to   *string
+	}{{"alias", w.Alias, &s.Alias}, {"checkpointsTopic", w.CheckpointsTopic, &s.CheckpointsTopic}} {
+		if f.v != nil {
+			if *f.v == "" {
+				return s, &DecodeError{Msg: "strategy." + f.name + " is empty"}
+			}
+			*f.to = *f.v
+		}
 	}
 	return s, nil
 }
@@ -516,4 +539,34 @@ func checkJSONDuplicates(data []byte) error {
 			}
 		}
 	}
+}
+
+// checkpointFromWire reads a partition's upstreamOffset and
+// checkpointTime: both in every partition of a translate-from plan,
+// neither in any other.
+func checkpointFromWire(st StrategyType, group string, pt *Partition, wp *wirePartition) *DecodeError {
+	bad := func(what string) *DecodeError {
+		return &DecodeError{Msg: fmt.Sprintf("group %q partition %s", group, pt.TP().KafkaName()) + what}
+	}
+	if st != StrategyTranslateFrom {
+		if wp.UpstreamOffset != nil || wp.CheckpointTime != nil {
+			return bad(": upstreamOffset and checkpointTime are only valid in a translate-from plan")
+		}
+		return nil
+	}
+	if wp.UpstreamOffset == nil || wp.CheckpointTime == nil {
+		return bad(": a translate-from plan needs upstreamOffset and checkpointTime")
+	}
+	if *wp.UpstreamOffset < 0 {
+		return bad(": upstreamOffset is negative")
+	}
+	t, derr := parseTime("checkpointTime", *wp.CheckpointTime)
+	if derr != nil {
+		return bad(": " + derr.Msg)
+	}
+	if t.IsZero() {
+		return bad(": checkpointTime is the zero time")
+	}
+	pt.Upstream, pt.CheckpointTime = wp.UpstreamOffset, t
+	return nil
 }

@@ -80,7 +80,8 @@ func (r *lineReader) cluster() (*wireCluster, bool) {
 // parameters present (fromWire checks which ones the type takes).
 func (r *lineReader) strategy() (*wireStrategy, bool) {
 	m, ok := r.flow("strategy", map[string]bool{"type": true, "offset": true, "shiftBy": true, "datetime": true,
-		"duration": true, "resolvedTime": true, "file": true, "rollbackOf": true, "group": true})
+		"duration": true, "resolvedTime": true, "file": true, "rollbackOf": true, "group": true,
+		"alias": true, "checkpointsTopic": true})
 	if !ok || !m.has("type") {
 		return nil, false
 	}
@@ -101,7 +102,8 @@ func (r *lineReader) strategy() (*wireStrategy, bool) {
 		}
 	}
 	if !m.optionalStrings([]stringField{{"datetime", &s.Datetime}, {"duration", &s.Duration},
-		{"resolvedTime", &s.ResolvedTime}, {"file", &s.File}, {"rollbackOf", &s.RollbackOf}, {"group", &s.Group}}) {
+		{"resolvedTime", &s.ResolvedTime}, {"file", &s.File}, {"rollbackOf", &s.RollbackOf}, {"group", &s.Group},
+		{"alias", &s.Alias}, {"checkpointsTopic", &s.CheckpointsTopic}}) {
 		return nil, false
 	}
 	return s, true
@@ -150,7 +152,7 @@ func (r *lineReader) keepHeader(w *wirePlan) {
 		*s = r.keep(*s)
 	}
 	for _, s := range []*string{w.Strategy.Datetime, w.Strategy.Duration, w.Strategy.ResolvedTime, w.Strategy.File,
-		w.Strategy.RollbackOf, w.Strategy.Group} {
+		w.Strategy.RollbackOf, w.Strategy.Group, w.Strategy.Alias, w.Strategy.CheckpointsTopic} {
 		if s != nil {
 			*s = r.keep(*s)
 		}
@@ -305,6 +307,9 @@ func (r *lineReader) partition(line string, p *wirePartition) bool {
 		for i, k := range partitionOrder {
 			vals[i] = m[k]
 		}
+		if !r.checkpointFields(m, p) {
+			return false
+		}
 	}
 	topic, ok := scalarString(vals[0], false)
 	if !ok {
@@ -366,7 +371,27 @@ func canonicalPartition(s string, vals *[len(partitionOrder)]string) bool {
 }
 
 var partitionKeys = map[string]bool{"topic": true, "partition": true, "current": true, "target": true,
-	"logStart": true, "logEnd": true, "reason": true}
+	"logStart": true, "logEnd": true, "reason": true, "upstreamOffset": true, "checkpointTime": true}
+
+// checkpointFields reads a translate-from partition's optional
+// upstreamOffset and checkpointTime (fromWire checks they belong).
+func (r *lineReader) checkpointFields(m flowMap, p *wirePartition) bool {
+	if _, ok := m["upstreamOffset"]; ok {
+		v, ok := m.int("upstreamOffset", 64)
+		if !ok || v == nil {
+			return false
+		}
+		p.UpstreamOffset = v
+	}
+	if !m.optionalStrings([]stringField{{"checkpointTime", &p.CheckpointTime}}) {
+		return false
+	}
+	if p.CheckpointTime != nil {
+		s := r.keep(*p.CheckpointTime)
+		p.CheckpointTime = &s
+	}
+	return true
+}
 
 // flowValue cuts the raw value at the start of rest (a flow mapping's
 // text after "key: "): a double-quoted string whole, quotes kept, or the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -133,6 +134,11 @@ func FuzzDecodeFastPath(f *testing.F) {
 	rb := Rollback(samplePlan(), LiveOffsets{"billing": {tp("payments", 0): 3}}, time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC))
 	data, _ := EncodeYAML(rb)
 	f.Add(data)
+	// A translate-from plan: its partition lines have two more keys, read
+	// by the flow-mapping path.
+	if tf, err := os.ReadFile("testdata/plan-translate-from.yaml"); err == nil {
+		f.Add(tf)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkDecodeSame(t, data) })
 }
 

@@ -165,6 +165,13 @@ func diffPartitions(group string, x, y *Group) []PartitionChange {
 			if p.Reason != q.Reason {
 				c.Fields = append(c.Fields, "reason")
 			}
+			// translate-from plans: a newer checkpoint of the same target.
+			if !reflect.DeepEqual(p.Upstream, q.Upstream) {
+				c.Fields = append(c.Fields, "upstreamOffset")
+			}
+			if !p.CheckpointTime.Equal(q.CheckpointTime) {
+				c.Fields = append(c.Fields, "checkpointTime")
+			}
 			if len(c.Fields) == 0 {
 				continue
 			}
@@ -202,6 +209,9 @@ func strategyText(s Strategy) string {
 	}
 	if s.Group != "" {
 		out += " group=" + s.Group
+	}
+	if s.Alias != "" {
+		out += " alias=" + s.Alias + " checkpointsTopic=" + s.CheckpointsTopic
 	}
 	return out
 }

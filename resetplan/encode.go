@@ -128,6 +128,12 @@ func headTree(p *Plan) *ordMap {
 	if s.Group != "" {
 		st.set("group", s.Group)
 	}
+	if s.Alias != "" {
+		st.set("alias", s.Alias)
+	}
+	if s.CheckpointsTopic != "" {
+		st.set("checkpointsTopic", s.CheckpointsTopic)
+	}
 	doc.set("strategy", st)
 	if !p.Annotations.IsZero() {
 		an := &ordMap{flow: true}
@@ -149,6 +155,14 @@ func groupTree(p *Plan, g Group) *ordMap {
 		m := (&ordMap{flow: true}).set("topic", pt.Topic).set("partition", int64(pt.Partition))
 		m.set("current", optInt(pt.Current)).set("target", optInt(pt.Target))
 		m.set("logStart", pt.LogStart).set("logEnd", pt.LogEnd).set("reason", string(pt.Reason))
+		// translate-from only; absent in every other plan, so their bytes
+		// and digests are unchanged.
+		if pt.Upstream != nil {
+			m.set("upstreamOffset", *pt.Upstream)
+		}
+		if !pt.CheckpointTime.IsZero() {
+			m.set("checkpointTime", quoted(formatTime(pt.CheckpointTime)))
+		}
 		parts = append(parts, m)
 	}
 	gm := (&ordMap{}).set("group", g.Group).set("type", g.Type).set("stateAtPlan", g.StateAtPlan)

@@ -170,6 +170,16 @@ func writeGroupJSON(b *bytes.Buffer, p *Plan, g Group, compact bool, sp func(), 
 			b.WriteString(sep + `"reason":`)
 			sp()
 			appendJSONString(b, string(pt.Reason))
+			if pt.Upstream != nil {
+				b.WriteString(sep + `"upstreamOffset":`)
+				sp()
+				appendInt(b, *pt.Upstream)
+			}
+			if !pt.CheckpointTime.IsZero() {
+				b.WriteString(sep + `"checkpointTime":`)
+				sp()
+				appendJSONString(b, formatTime(pt.CheckpointTime))
+			}
 			b.WriteByte('}')
 		}
 		pad(6)
@@ -325,6 +335,15 @@ func (e *planYAML) yamlGroup(out *bytes.Buffer, p *Plan, g Group) bool {
 		appendInt(out, pt.LogEnd)
 		out.WriteString(", reason: ")
 		out.WriteString(reason)
+		if pt.Upstream != nil {
+			out.WriteString(", upstreamOffset: ")
+			appendInt(out, *pt.Upstream)
+		}
+		if !pt.CheckpointTime.IsZero() {
+			out.WriteString(`, checkpointTime: "`)
+			out.WriteString(formatTime(pt.CheckpointTime))
+			out.WriteByte('"')
+		}
 		out.WriteString("}\n")
 	}
 	return true

@@ -3,6 +3,7 @@ package resetplan
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -183,3 +184,31 @@ func partitionNames(tps []TopicPartition) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// ErrNoCheckpoint marks a --translate-from plan refused because a group
+// has no checkpoint in scope (a refusal, exit 3).
+var ErrNoCheckpoint = errors.New("no checkpoint for the group")
+
+// NoCheckpointError is a --translate-from plan refused because MirrorMaker
+// 2 has written no checkpoint for some groups (in the scope given): there
+// is no translation to fail them over to.
+type NoCheckpointError struct {
+	Topic  string
+	Groups []string
+}
+
+// Error names the groups and the checkpoints topic.
+func (e *NoCheckpointError) Error() string {
+	what := "group " + strconv.Quote(e.Groups[0]) + " has"
+	if len(e.Groups) > 1 {
+		q := make([]string, len(e.Groups))
+		for i, g := range e.Groups {
+			q[i] = strconv.Quote(g)
+		}
+		what = "groups " + strings.Join(q, ", ") + " have"
+	}
+	return fmt.Sprintf("%s no checkpoint in %s (in the scope given): MirrorMaker 2 has not translated their offsets (check the group filter, groups.exclude, and that the group committed on the source); no plan was written", what, e.Topic)
+}
+
+// Is matches ErrNoCheckpoint.
+func (e *NoCheckpointError) Is(target error) bool { return target == ErrNoCheckpoint }

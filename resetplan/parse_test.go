@@ -255,7 +255,7 @@ func TestParseStrategy(t *testing.T) {
 		{name: "--by-duration", value: "P1W", errJava: "Text cannot be parsed to a Duration"},
 		{name: "--from-file", value: "plan.csv", want: StrategyFromFile},
 		{name: "--from-file", value: "", errJava: "invalid --from-file \"\": a file name is required"},
-		{name: "--to-nowhere", errJava: `unknown strategy "--to-nowhere"; want one of --to-offset, --to-datetime, --by-duration, --to-earliest, --to-latest, --to-current, --shift-by, --from-file, --to-group`},
+		{name: "--to-nowhere", errJava: `unknown strategy "--to-nowhere"; want one of --to-offset, --to-datetime, --by-duration, --to-earliest, --to-latest, --to-current, --shift-by, --from-file, --to-group, --translate-from`},
 	} {
 		s, err := ParseStrategy(tc.name, tc.value)
 		if tc.errJava != "" {

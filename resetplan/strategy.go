@@ -32,7 +32,29 @@ type StrategySpec struct {
 	// committed by SOURCE.
 	Source        string
 	SourceCommits map[TopicPartition]int64
+	// Alias is --translate-from's ALIAS; CheckpointsTopic the topic read
+	// (ALIAS.checkpoints.internal by default). Checkpoints are the newest
+	// checkpoint of each group and partition of the target cluster, read
+	// by the caller (groupops.ReadCheckpoints). MaxCheckpointAge is
+	// --max-checkpoint-age: older checkpoints are warned about (0: no
+	// warning).
+	Alias            string
+	CheckpointsTopic string
+	Checkpoints      map[string]map[TopicPartition]Checkpoint
+	MaxCheckpointAge time.Duration
 }
+
+// Checkpoint is MirrorMaker 2's newest checkpoint for one group and
+// partition: the group's commit on the source (Upstream), its translation
+// on the target (Downstream), and when the checkpoint was written.
+type Checkpoint struct {
+	Upstream, Downstream int64
+	Time                 time.Time
+}
+
+// DefaultCheckpointsTopic is the topic MirrorMaker 2's default (and
+// identity) replication policy writes alias's checkpoints to.
+func DefaultCheckpointsTopic(alias string) string { return alias + ".checkpoints.internal" }
 
 // ParseStrategy parses one strategy option: name is the option with or
 // without dashes ("to-offset", "--to-offset"), value its argument ("" for
@@ -82,6 +104,12 @@ func ParseStrategy(name, value string) (StrategySpec, error) {
 			return spec, &ArgError{Option: string(t), Value: value, Msg: "a source group id is required"}
 		}
 		spec.Source = value
+		return spec, nil
+	case StrategyTranslateFrom:
+		if strings.TrimSpace(value) == "" {
+			return spec, &ArgError{Option: string(t), Value: value, Msg: "a source cluster alias is required (the alias MirrorMaker 2 knows it by)"}
+		}
+		spec.Alias, spec.CheckpointsTopic = value, DefaultCheckpointsTopic(value)
 		return spec, nil
 	}
 	names := make([]string, len(strategyTypes))
@@ -134,6 +162,8 @@ func (s StrategySpec) record(now time.Time) Strategy {
 		st.File = s.File
 	case StrategyToGroup:
 		st.Group = s.Source
+	case StrategyTranslateFrom:
+		st.Alias, st.CheckpointsTopic = s.Alias, s.CheckpointsTopic
 	}
 	return st
 }

@@ -154,8 +154,12 @@ const (
 	StrategyByDuration StrategyType = "by-duration"
 	StrategyFromFile   StrategyType = "from-file"
 	// StrategyToGroup is kcg's own: another group's committed offsets.
-	StrategyToGroup  StrategyType = "to-group"
-	StrategyRollback StrategyType = "rollback"
+	StrategyToGroup StrategyType = "to-group"
+	// StrategyTranslateFrom is kcg's own: MirrorMaker 2's checkpoints
+	// (the downstream offsets of <alias>.checkpoints.internal), run
+	// against the target cluster to fail consumers over.
+	StrategyTranslateFrom StrategyType = "translate-from"
+	StrategyRollback      StrategyType = "rollback"
 	// StrategyDeleteGroup is kcg's own: delete the groups (DeleteGroups).
 	// Every partition lists the committed offset that goes with the group,
 	// target null (delete the offset), reason delete-offset.
@@ -171,7 +175,7 @@ const (
 var strategyTypes = []StrategyType{
 	StrategyToOffset, StrategyToDatetime, StrategyByDuration, StrategyToEarliest,
 	StrategyToLatest, StrategyToCurrent, StrategyShiftBy, StrategyFromFile,
-	StrategyToGroup,
+	StrategyToGroup, StrategyTranslateFrom,
 }
 
 func knownStrategy(t StrategyType) bool {
@@ -206,6 +210,11 @@ type Strategy struct {
 	RollbackOf string
 	// Group is --to-group's SOURCE: the group whose commits were copied.
 	Group string
+	// Alias is --translate-from's ALIAS (the source cluster's alias in
+	// MirrorMaker 2) and CheckpointsTopic the topic its checkpoints were
+	// read from (ALIAS.checkpoints.internal unless --checkpoints-topic).
+	Alias            string
+	CheckpointsTopic string
 }
 
 // IsNew reports whether g did not exist when p was made: planned with
@@ -243,6 +252,12 @@ type Partition struct {
 	LogStart int64
 	LogEnd   int64
 	Reason   Reason
+	// Upstream and CheckpointTime are set in translate-from plans only:
+	// the checkpoint's upstream offset (the group's commit on the source
+	// cluster) and the checkpoint record's timestamp, so a reviewer sees
+	// what was translated and how old the translation is.
+	Upstream       *int64
+	CheckpointTime time.Time
 }
 
 // TP returns the partition's TopicPartition.
@@ -283,6 +298,10 @@ const (
 	// offset, within the log bounds. One outside them is clamped and says
 	// clamped-to-*.
 	ReasonCopiedFromGroup Reason = "copied-from-group"
+	// ReasonTranslated: --translate-from's checkpoint downstream offset,
+	// within the log bounds. One outside them is clamped and says
+	// clamped-to-*.
+	ReasonTranslated Reason = "translated"
 	// ReasonRestore: rollback to the offset committed before apply.
 	ReasonRestore Reason = "restore"
 	// ReasonDeleteOffset: target is null and apply deletes the offset: a
@@ -295,6 +314,7 @@ var reasons = map[Reason]bool{
 	ReasonResolved: true, ReasonClampedToStart: true, ReasonClampedToEnd: true,
 	ReasonNoRecordAfterTime: true, ReasonNoCommitUsedEnd: true, ReasonFromFile: true,
 	ReasonRestore: true, ReasonDeleteOffset: true, ReasonCopiedFromGroup: true,
+	ReasonTranslated: true,
 }
 
 // normalize sorts groups and partitions, the one order every encoding and

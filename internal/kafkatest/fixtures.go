@@ -22,6 +22,9 @@ import (
 type Record struct {
 	Key, Value string
 	Time       time.Time
+	// Tombstone writes a null value (Value is ignored): what compaction
+	// reads as "delete the key".
+	Tombstone bool
 }
 
 // Timeouts of the fixtures. A fresh real broker answers group requests with
@@ -154,6 +157,9 @@ func (e *Env) Produce(t testing.TB, topic string, partition int, records ...Reco
 		rec := kafka.Record{Time: r.Time, Value: kafka.NewBytes([]byte(r.Value))}
 		if rec.Time.IsZero() {
 			rec.Time = now
+		}
+		if r.Tombstone {
+			rec.Value = nil
 		}
 		if r.Key != "" {
 			rec.Key = kafka.NewBytes([]byte(r.Key))

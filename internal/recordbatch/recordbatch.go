@@ -47,6 +47,14 @@ const (
 type dataRecord struct {
 	offset, timestamp int64
 	logAppendTime     bool
+	key, value        []byte // value nil: a tombstone
+}
+
+// Record is one data record with its key and value (Value nil: null, a
+// tombstone), for readers of a whole topic (kafkaadmin.ReadTopic).
+type Record struct {
+	Offset, Timestamp int64
+	Key, Value        []byte
 }
 
 // Batches is a partition's record bytes, decoded.
@@ -115,7 +123,7 @@ func Decode(data []byte, aborted []kmsg.FetchResponseTopicPartitionAbortedTransa
 			return d, err
 		}
 		for _, r := range recs {
-			dr := dataRecord{offset: b.FirstOffset + int64(r.OffsetDelta), timestamp: b.FirstTimestamp + r.TimestampDelta64}
+			dr := dataRecord{offset: b.FirstOffset + int64(r.OffsetDelta), timestamp: b.FirstTimestamp + r.TimestampDelta64, key: r.Key, value: r.Value}
 			if b.Attributes&attrLogAppendTime != 0 {
 				dr.timestamp, dr.logAppendTime = b.MaxTimestamp, true
 			}
@@ -140,6 +148,25 @@ func (d Batches) Scan(target int64) Scan {
 	s.Incomplete = d.whole == 0 && d.cut
 	return s
 }
+
+// Records returns the data records at offset from or after it, in offset
+// order.
+func (d Batches) Records(from int64) []Record {
+	var out []Record
+	for _, r := range d.recs {
+		if r.offset >= from {
+			out = append(out, Record{Offset: r.offset, Timestamp: r.timestamp, Key: r.key, Value: r.value})
+		}
+	}
+	return out
+}
+
+// Next is the offset after the last whole batch decoded (-1 when none
+// was), and Cut tells that a batch cut off by the byte limit followed.
+func (d Batches) Next() int64 { return d.next }
+
+// Cut reports a batch cut off by the byte limit after the whole ones.
+func (d Batches) Cut() bool { return d.cut }
 
 // batchRecords decompresses and decodes the records of a v2 batch.
 func batchRecords(b *kmsg.RecordBatch) ([]kmsg.Record, error) {
