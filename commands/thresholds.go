@@ -54,7 +54,9 @@ func thresholdsFrom(c *cli.Context) (thresholds, error) {
 }
 
 // set reports whether any limit was given.
-func (t thresholds) set() bool { return t.maxLag != nil || t.maxTimeLag != nil || t.minRetention != nil }
+func (t thresholds) set() bool {
+	return t.maxLag != nil || t.maxTimeLag != nil || t.minRetention != nil
+}
 
 // needsTimeLag reports whether a limit reads time lags or retention.
 func (t thresholds) needsTimeLag() bool { return t.maxTimeLag != nil || t.minRetention != nil }

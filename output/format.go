@@ -33,7 +33,9 @@ const (
 
 // Formats lists the -o values in the order help texts show them; each
 // command accepts those of its own -o flag.
-func Formats() []Format { return []Format{FormatTable, FormatJSON, FormatYAML, FormatMarkdown, FormatPrometheus, FormatNone} }
+func Formats() []Format {
+	return []Format{FormatTable, FormatJSON, FormatYAML, FormatMarkdown, FormatPrometheus, FormatNone}
+}
 
 // ParseFormat parses an -o value. Anything but the exact names (lower
 // case, as kubectl and gh accept them) is an error that lists the allowed
