@@ -329,3 +329,31 @@ func freeAddr(t *testing.T) string {
 	ln.Close()
 	return addr
 }
+
+// Nothing is deleted by age on a topic with retention.ms=-1 or a
+// compact-only cleanup.policy: the headroom is null there (and in the
+// table "-"), and --min-retention-headroom does not breach on it.
+func TestRetentionHeadroomNullWhenNothingDeletes(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	group := kafkatest.UniqueName(t, "keeper")
+	old := time.Now().Add(-2 * time.Hour)
+	var topics []string
+	for i, cfg := range []string{"retention.ms=-1", "cleanup.policy=compact"} {
+		topic := kafkatest.UniqueName(t, fmt.Sprintf("kept%d", i))
+		e.CreateTopic(t, topic, 1, cfg)
+		rs := recordsAt(3, old)
+		for j := range rs {
+			rs[j].Key = fmt.Sprint("k", j) // a compacted topic needs keys
+		}
+		e.Produce(t, topic, 0, rs...)
+		e.Commit(t, group, topic, map[int32]int64{0: 1})
+		topics = append(topics, topic)
+	}
+	d := parseDescribe(t, kcgOn(t, e, "describe", group, "--time-lag", "-o", "json").MustCode(t, 0).Stdout)
+	for _, topic := range topics {
+		if o := offsetOf(t, d, group, topic, 0); o["retentionHeadroomMs"] != nil || o["timeLagMs"] == nil {
+			t.Errorf("%s: retentionHeadroomMs %v (timeLagMs %v), want null", topic, o["retentionHeadroomMs"], o["timeLagMs"])
+		}
+	}
+	kcgOn(t, e, "describe", group, "--min-retention-headroom", "1h").MustCode(t, 0)
+}
