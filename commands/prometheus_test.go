@@ -7,6 +7,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -356,4 +357,25 @@ func TestRetentionHeadroomNullWhenNothingDeletes(t *testing.T) {
 		}
 	}
 	kcgOn(t, e, "describe", group, "--min-retention-headroom", "1h").MustCode(t, 0)
+}
+
+// A commit already below the log start has a headroom of 0: watch calls
+// it AT-RISK from the first sample (before any rate is known), and its
+// JSON line carries the headroom.
+func TestWatchAtRiskBelowLogStart(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "ledger")
+	group := kafkatest.UniqueName(t, "late")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(6)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 1})
+	e.DeleteRecords(t, topic, map[int32]int64{0: 3})
+	r := kcgOn(t, e, "watch", group, "--time-lag", "--count", "1", "-o", "json").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, `"status":"AT-RISK"`) || !strings.Contains(r.Stdout, `"retentionHeadroomMs":0`) {
+		t.Errorf("below the log start, want AT-RISK and a headroom of 0:\n%s", r.Stdout)
+	}
+	r = kcgOn(t, e, "watch", group, "--time-lag", "--count", "1").MustCode(t, 0)
+	if got := rows(r.Stdout, group); len(got) != 1 || !slices.Contains(got[0], "AT-RISK") {
+		t.Errorf("table:\n%s", r.Stdout)
+	}
 }
