@@ -140,6 +140,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	}
 	progress.done()
 	warnTimeLagErrors(s, snap)
+	warnRetentionErrors(s, snap)
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
 
 	failed := 0
@@ -270,5 +271,16 @@ func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
 	}
 	for _, tp := range vocab.SortedPartitions(tps) {
 		fmt.Fprintf(s.Err, "kcg: time lag of %s unknown: %s\n", tp, vocab.OneLine(errs[tp].Error()))
+	}
+}
+
+// warnRetentionErrors says on stderr, once per topic, why its retention
+// headroom is null because its config could not be read (no
+// DESCRIBE_CONFIGS permission, typically).
+func warnRetentionErrors(s Streams, snap *groupops.Snapshot) {
+	for _, t := range slices.Sorted(maps.Keys(snap.Retention)) {
+		if err := snap.Retention[t].Err; err != nil {
+			fmt.Fprintf(s.Err, "kcg: retention headroom of topic %s unknown: %s\n", t, vocab.OneLine(err.Error()))
+		}
 	}
 }
