@@ -119,18 +119,18 @@ func TestCompletionWords(t *testing.T) {
 	has([]string{"-"}, "--bootstrap-server", "-b", "--help", "--version")
 	has([]string{"list", ""}, "--state", "--type", "--output")
 	// -o: the formats of that command, in any spelling of the flag.
-	equal([]string{"describe", "billing", "-o", ""}, "table", "json", "yaml", "markdown")
+	equal([]string{"describe", "billing", "-o", ""}, "table", "json", "yaml", "markdown", "prometheus")
 	equal([]string{"show", "p.yaml", "-o", ""}, "table", "json", "yaml", "csv", "markdown")
 	equal([]string{"diff", "p.yaml", "-o", ""}, "table", "json", "yaml", "markdown")
 	equal([]string{"apply", "p.yaml", "-o", "m"}, "markdown")
 	equal([]string{"list", "-o", "m"})
-	equal([]string{"watch", "billing", "-o", ""}, "table", "json")
+	equal([]string{"watch", "billing", "-o", ""}, "table", "json", "none")
 	equal([]string{"plan", "billing", "--output", "j"}, "json")
 	equal([]string{"list", "--output=y"}, "--output=yaml")
 	equal([]string{"list", "-o=t"}, "-o=table")
 	equal([]string{"list", "--output", "=", "j"}, "json")                // bash's words for "--output=j"
 	equal([]string{"list", "--output", "="}, "=table", "=json", "=yaml") // and for "--output="
-	equal([]string{"-b", "h:1", "describe", "-o", ""}, "table", "json", "yaml", "markdown")
+	equal([]string{"-b", "h:1", "describe", "-o", ""}, "table", "json", "yaml", "markdown", "prometheus")
 	equal([]string{"list", "-ojs"}, "-ojson")
 	equal([]string{"show", "p.yaml", "-oc"}, "-ocsv")
 	equal([]string{"list", "--state=Stable,E"}, "--state=Stable,Empty")
@@ -375,7 +375,7 @@ func TestCompletionBashScript(t *testing.T) {
 	check(tab("kcg", "de"), "kcg de", "describe", "delete", "delete-offsets")
 	// Flags and flag values.
 	check(tab("kcg", "delete", "--all"), "kcg delete --all", "--all-groups")
-	check(tab("kcg", "describe", group, "-o", ""), "kcg describe G -o ", "table", "json", "yaml", "markdown")
+	check(tab("kcg", "describe", group, "-o", ""), "kcg describe G -o ", "table", "json", "yaml", "markdown", "prometheus")
 	check(tab("kcg", "show", "reset.yaml", "-o", "c"), "kcg show F -o c", "csv")
 	check(tab("kcg", "list", "--output", "=", "y"), "kcg list --output=y", "yaml")
 	check(tab("kcg", "list", "--state", "Stable,E"), "kcg list --state Stable,E", "Stable,Empty")

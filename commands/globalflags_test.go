@@ -39,7 +39,7 @@ func TestGlobalFlagsBeforeTheCommand(t *testing.T) {
 		t.Fatalf("--describe:\n%s", r.Stdout)
 	}
 	// Completion sees the command after leading flags.
-	if got := words(t, "-b", b, "describe", f.group, "-o", ""); !slices.Equal(got, []string{"table", "json", "yaml", "markdown"}) {
+	if got := words(t, "-b", b, "describe", f.group, "-o", ""); !slices.Equal(got, []string{"table", "json", "yaml", "markdown", "prometheus"}) {
 		t.Fatalf("completion after leading flags: %q", got)
 	}
 }

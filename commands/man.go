@@ -51,6 +51,7 @@ var manExitStatus = []struct {
 	{app.ExitDiff, "diff: differences found"},
 	{app.ExitRefused, "refused by a precondition (stale plan, active group, cluster mismatch, digest mismatch, target out of range, a group that does not exist); nothing was written"},
 	{app.ExitPartial, "partial apply: some groups were written, some not; the report says which"},
+	{app.ExitBreach, "a threshold was breached: describe --max-lag, --max-time-lag or --min-retention-headroom (or watch --exit-on-breach) found a group over a limit; stderr names it"},
 	{app.ExitUnreported, "written, but the report could not be printed (stdout closed or full): stderr names what was written and the rollback plan"},
 	{app.ExitUsage, "usage error: unknown flag, missing or conflicting options, a file kcg would overwrite"},
 	{app.ExitBadInput, "bad input data: malformed plan or CSV, unknown plan version, unreadable --command-config"},

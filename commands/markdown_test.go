@@ -85,7 +85,7 @@ func TestMarkdownOnlyOnTicketCommands(t *testing.T) {
 		{[]string{"plan", "g", "--all-topics", "--to-earliest", "--out", "p.yaml", "-b", "127.0.0.1:1"}, "table, json, yaml"},
 		{[]string{"delete", "g", "-b", "127.0.0.1:1"}, "table, json, yaml"},
 		{[]string{"delete-offsets", "g", "--topic", "t", "-b", "127.0.0.1:1"}, "table, json, yaml"},
-		{[]string{"watch", "g", "-b", "127.0.0.1:1"}, "table, json"},
+		{[]string{"watch", "g", "-b", "127.0.0.1:1"}, "table, json, none"},
 		{[]string{"version"}, "table, json, yaml"},
 		{[]string{"profile", "list"}, "table, json, yaml"},
 	} {

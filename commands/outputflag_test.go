@@ -43,8 +43,8 @@ func TestOutputFlagUnknownFormat(t *testing.T) {
 		want string
 	}{
 		{[]string{"list", "-o", "xml"}, `kcg: unknown output format "xml": valid formats are table, json, yaml` + "\n"},
-		{[]string{"describe", "billing", "-oxml"}, `kcg: unknown output format "xml": valid formats are table, json, yaml, markdown` + "\n"},
-		{[]string{"watch", "billing", "-o", "yaml"}, `kcg: unknown output format "yaml": valid formats are table, json` + "\n"},
+		{[]string{"describe", "billing", "-oxml"}, `kcg: unknown output format "xml": valid formats are table, json, yaml, markdown, prometheus` + "\n"},
+		{[]string{"watch", "billing", "-o", "yaml"}, `kcg: unknown output format "yaml": valid formats are table, json, none` + "\n"},
 		{[]string{"show", "p.yaml", "--output=tsv"}, `kcg: unknown output format "tsv": valid formats are table, json, yaml, csv, markdown` + "\n"},
 		{[]string{"plan", "billing", "--all-topics", "--to-earliest", "--out", "-", "-o", "wide"}, `kcg: unknown output format "wide": valid formats are table, json, yaml` + "\n"},
 		{[]string{"delete", "billing", "-o="}, `kcg: unknown output format "": valid formats are table, json, yaml` + "\n"},

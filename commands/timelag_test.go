@@ -106,6 +106,9 @@ func TestDescribeTimeLagBelowLogStart(t *testing.T) {
 	if o["committedTimestamp"] != newer.UTC().Format("2006-01-02T15:04:05.000Z") || !slices.Equal(flagsOf(o), []string{"below-log-start"}) {
 		t.Errorf("below the log start: %v", o)
 	}
+	if o["retentionHeadroomMs"] != 0.0 {
+		t.Errorf("below the log start: retentionHeadroomMs %v, want 0", o["retentionHeadroomMs"])
+	}
 }
 
 // Transactions: markers and aborted data are skipped (only they left:

@@ -21,6 +21,10 @@ type watchOptions struct {
 	timeLag       bool
 	readCommitted bool
 	format        output.Format
+	// metricsListen serves the latest sample as Prometheus metrics.
+	metricsListen string
+	limits        thresholds
+	exitOnBreach  bool
 }
 
 func watchCommand(s Streams) *cli.Command {
@@ -32,7 +36,12 @@ func watchCommand(s Streams) *cli.Command {
 			"redrawn in place, fits the window (columns leave from MEMBERS and STATE on),\n" +
 			"shows the most alarming groups when not all fit, and colours STATUS unless\n" +
 			"NO_COLOR is set; -o json writes one LagSample document per line per sample.\n" +
-			"Ends after --count samples or on Ctrl-C, with the last sample complete.",
+			"Ends after --count samples or on Ctrl-C, with the last sample complete.\n" +
+			"--metrics-listen serves the latest sample at /metrics (Prometheus text format,\n" +
+			"the metrics of describe -o prometheus) and /healthz; a scrape sends nothing to\n" +
+			"Kafka, and a failed sample keeps the last values with kcg_up 0 and watch goes\n" +
+			"on. --exit-on-breach ends the watch with exit 5 at the first sample in which a\n" +
+			"group is over a --max-lag, --max-time-lag or --min-retention-headroom limit.",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "watch every consumer group"},
@@ -40,8 +49,10 @@ func watchCommand(s Streams) *cli.Command {
 			&cli.IntFlag{Name: "count", Usage: "stop after N samples (0: until Ctrl-C)"},
 			&cli.BoolFlag{Name: "time-lag", Usage: "read the next record's timestamp each sample (one Fetch per partition leader)"},
 			isolationFlag(),
-			outputFlag("table", "json"),
-		}, connectionFlags()...),
+			outputFlag("table", "json", "none"),
+			&cli.StringFlag{Name: "metrics-listen", Usage: "serve the latest sample as Prometheus metrics at http://`ADDR`/metrics (and /healthz), e.g. :9308"},
+			&cli.BoolFlag{Name: "exit-on-breach", Usage: "exit 5 after the first sample in which a group breaches --max-lag, --max-time-lag or --min-retention-headroom"},
+		}, append(thresholdFlags(), connectionFlags()...)...),
 		Action: action(s, watchOptionsFrom, runWatch),
 	}
 }
@@ -61,8 +72,26 @@ func watchOptionsFrom(c *cli.Context) (watchOptions, error) {
 	if o.readCommitted, err = readCommittedFrom(c); err != nil {
 		return o, err
 	}
-	o.format, err = formatFrom(c)
-	return o, err
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
+	if o.metricsListen = c.String("metrics-listen"); c.IsSet("metrics-listen") {
+		if err := metricsAddr(o.metricsListen); err != nil {
+			return o, err
+		}
+	}
+	if o.limits, err = thresholdsFrom(c); err != nil {
+		return o, err
+	}
+	o.exitOnBreach = c.Bool("exit-on-breach")
+	switch {
+	case o.exitOnBreach && !o.limits.set():
+		return o, app.Usagef("--exit-on-breach needs a limit: --max-lag, --max-time-lag or --min-retention-headroom")
+	case o.limits.set() && !o.exitOnBreach:
+		return o, app.Usagef("watch checks --max-lag, --max-time-lag and --min-retention-headroom only with --exit-on-breach")
+	}
+	o.timeLag = o.timeLag || o.limits.needsTimeLag()
+	return o, nil
 }
 
 // runWatch samples until --count or Ctrl-C. --timeout bounds each sample,
@@ -77,6 +106,13 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 		return err
 	}
 	defer done()
+	var metrics *metricsServer
+	if o.metricsListen != "" {
+		if metrics, err = listenMetrics(o.metricsListen); err != nil {
+			return err
+		}
+		defer metrics.close()
+	}
 	w := groupops.NewWatcher()
 	redraw := s.OutTTY && o.format == output.FormatTable
 	if redraw {
@@ -103,16 +139,27 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 			case <-time.After(time.Until(next)):
 			}
 		}
-		doc, err := watchSample(c.Context, cl, sampleContext, o, w)
+		doc, m, err := watchSample(c.Context, cl, sampleContext, o, w)
 		if err != nil {
 			if c.Context.Err() != nil {
 				// Ctrl-C during a sample: the last printed one is
 				// complete; exit 130 as every interrupted command.
 				return c.Context.Err()
 			}
-			return err
+			if metrics == nil {
+				return err
+			}
+			// An exporter outlives a failed sample: the last good values
+			// stay, with kcg_up 0, and the next sample tries again.
+			metrics.failed(err)
+			fmt.Fprintf(s.Err, "kcg: sample failed (serving the last good one with kcg_up 0): %s\n", vocab.OneLine(err.Error()))
+			continue
+		}
+		if metrics != nil {
+			metrics.sampled(m)
 		}
 		switch {
+		case o.format == output.FormatNone:
 		case o.format == output.FormatJSON:
 			err = output.WriteJSONLine(s.Out, doc)
 		case redraw:
@@ -127,6 +174,9 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 			if err := refuseMissingWatched(s, o.scope, doc); err != nil {
 				return err
 			}
+		}
+		if o.exitOnBreach && o.limits.report(s.Err, sampleValues(doc)) > 0 {
+			return app.Silent(app.ExitBreach)
 		}
 	}
 	return nil
@@ -166,18 +216,24 @@ func watchScreen(s Streams, interval time.Duration) output.Screen {
 }
 
 // watchSample takes one sample: describe's phases within the context
-// sampleContext gives each sample (bounded by --timeout).
-func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext func(context.Context) (context.Context, context.CancelFunc), o watchOptions, w *groupops.Watcher) (output.LagSample, error) {
+// sampleContext gives each sample (bounded by --timeout); with
+// --metrics-listen also its metrics (those of describe -o prometheus).
+func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext func(context.Context) (context.Context, context.CancelFunc), o watchOptions, w *groupops.Watcher) (output.LagSample, output.Metrics, error) {
 	ctx, cancel := sampleContext(parent)
 	defer cancel()
+	start := time.Now()
 	groups, err := o.scope.resolve(ctx, cl, io.Discard) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
 	if err != nil {
-		return output.LagSample{}, err
+		return output.LagSample{}, output.Metrics{}, err
 	}
 	snap, err := groupops.Describe(ctx, cl, groups, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag})
 	if err != nil {
-		return output.LagSample{}, err
+		return output.LagSample{}, output.Metrics{}, err
 	}
 	now := time.Now()
-	return output.NewLagSampleOf(w.Add(snap, now), now, o.timeLag), nil
+	var m output.Metrics
+	if o.metricsListen != "" {
+		m = output.Metrics{Doc: output.NewGroupDescriptionListOf(snap, nil), Cluster: snap.Cluster.ClusterID, TimeLag: o.timeLag, Up: true, Took: now.Sub(start), At: now}
+	}
+	return output.NewLagSampleOf(w.Add(snap, now), now, o.timeLag), m, nil
 }

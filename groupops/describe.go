@@ -12,7 +12,8 @@ type DescribeOptions struct {
 	// (Snapshot.ReadCommitted).
 	ReadCommitted bool
 	// TimeLag also reads the timestamp of the next record of every
-	// commit behind the log end (ReadTimeLags).
+	// commit behind the log end (ReadTimeLags) and the topics' retention
+	// (ReadRetention).
 	TimeLag bool
 	// Progress, if not nil, is told each phase as it starts.
 	Progress func(string)
@@ -21,7 +22,7 @@ type DescribeOptions struct {
 // Describe reads what kcg describe shows, and each sample of kcg watch: the
 // snapshot of groups (TakeSnapshot), the last stable offsets of its
 // partitions (ReadStableOffsets) and, with o.TimeLag, the time lags
-// (ReadTimeLags), in that order.
+// (ReadTimeLags) and retention headroom (ReadRetention), in that order.
 func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o DescribeOptions) (*Snapshot, error) {
 	progress := o.Progress
 	if progress == nil {
@@ -38,6 +39,10 @@ func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o Des
 	if o.TimeLag {
 		progress("reading record timestamps")
 		if err := ReadTimeLags(ctx, cl, snap); err != nil {
+			return nil, err
+		}
+		progress("reading topic retention")
+		if err := ReadRetention(ctx, cl, snap); err != nil {
 			return nil, err
 		}
 	}

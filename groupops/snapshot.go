@@ -79,6 +79,9 @@ type Snapshot struct {
 	// ReadCommitted measures lag and time lag against the last stable
 	// offset instead of the high watermark.
 	ReadCommitted bool
+	// Retention is each committed topic's deletion settings; nil unless
+	// ReadRetention ran.
+	Retention map[string]kafkaadmin.TopicRetention
 }
 
 // ReadGroups describes groups and fetches their committed offsets: one

@@ -36,6 +36,10 @@ type TimeLag struct {
 	Millis *int64
 	Flags  []string
 	Err    error
+	// RetentionHeadroomMs is how long until retention may delete the
+	// record at the commit (RetentionHeadroom); nil unless ReadRetention
+	// ran and the topic deletes by age.
+	RetentionHeadroomMs *int64
 }
 
 // recordOffset is the offset whose record's time describes a commit on a

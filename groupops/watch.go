@@ -13,8 +13,11 @@ const WatchWindow = 5
 
 // The statuses of watch, after Burrow's.
 const (
-	StatusOK      = "OK"
-	StatusWarn    = "WARN"
+	StatusOK   = "OK"
+	StatusWarn = "WARN"
+	// StatusAtRisk: the ETA to catch up (infinite when not catching up)
+	// exceeds the retention headroom; needs --time-lag.
+	StatusAtRisk  = "AT-RISK"
 	StatusStall   = "STALL"
 	StatusStop    = "STOP"
 	StatusRewind  = "REWIND"
@@ -23,7 +26,7 @@ const (
 
 // statusRank orders statuses from the least to the most alarming; a
 // group's status is its worst partition's.
-var statusRank = []string{StatusOK, StatusUnknown, StatusWarn, StatusStall, StatusStop, StatusRewind}
+var statusRank = []string{StatusOK, StatusUnknown, StatusWarn, StatusAtRisk, StatusStall, StatusStop, StatusRewind}
 
 // StatusRank orders the statuses from the least alarming (0, OK) to the
 // most (REWIND); an unknown status ranks as UNKNOWN.
@@ -242,7 +245,24 @@ func (w *Watcher) addPartition(s *Snapshot, g *Group, tp TopicPartition, at time
 		p.ETASeconds = vals.float(e)
 	}
 	p.Status = status(h, len(g.Desc.Members) > 0)
+	if atRisk(p) && StatusRank(p.Status) < StatusRank(StatusAtRisk) {
+		p.Status = StatusAtRisk
+	}
 	return p
+}
+
+// atRisk reports whether p will not catch up before retention may delete
+// the record at its commit: lag > 0, a known retention headroom, and an
+// ETA beyond it, or known rates that do not catch up at all.
+func atRisk(p PartitionWatch) bool {
+	if p.TimeLag == nil || p.TimeLag.RetentionHeadroomMs == nil || p.Lag == nil || *p.Lag <= 0 {
+		return false
+	}
+	h := float64(*p.TimeLag.RetentionHeadroomMs)
+	if p.ETASeconds != nil {
+		return *p.ETASeconds*1000 > h
+	}
+	return h == 0 || (p.ConsumeRate != nil && p.ProduceRate != nil)
 }
 
 // forget drops the partitions that were not in the last sample and the

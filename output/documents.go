@@ -150,6 +150,9 @@ type GroupDescription struct {
 	// MaxTimeLagMs is the largest known time lag of the offsets; nil when
 	// none is known (or without --time-lag).
 	MaxTimeLagMs *int64 `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
+	// MinRetentionHeadroomMs is the smallest known retention headroom of
+	// the offsets; nil when none is known (or without --time-lag).
+	MinRetentionHeadroomMs *int64 `json:"minRetentionHeadroomMs" yaml:"minRetentionHeadroomMs"`
 	// Error says why the group could not be described; nil when it could.
 	Error *string `json:"error" yaml:"error"`
 }
@@ -222,6 +225,18 @@ func MaxTimeLag(offsets []PartitionOffset) *int64 {
 }
 
 // maxKnown is the largest non-nil value(x) of xs, nil when there is none.
+// MinRetentionHeadroom returns the smallest known retention headroom of
+// offsets, or nil when none is known.
+func MinRetentionHeadroom(offsets []PartitionOffset) *int64 {
+	var out *int64
+	for _, o := range offsets {
+		if h := o.RetentionHeadroomMs; h != nil && (out == nil || *h < *out) {
+			out = h
+		}
+	}
+	return out
+}
+
 func maxKnown[T any](xs []T, value func(T) *int64) *int64 {
 	var m *int64
 	for _, x := range xs {
@@ -356,6 +371,19 @@ type PartitionOffset struct {
 	// plain case: below-log-start, future-timestamp, log-append-time,
 	// open-transaction.
 	TimeLagFlags []string `json:"timeLagFlags" yaml:"timeLagFlags"`
+	// RetentionHeadroomMs is how long until time-based retention may
+	// delete the record at the committed offset: its timestamp + the
+	// topic's retention.ms - now, 0 when it is already gone
+	// (below-log-start), the whole retention.ms when caught up; nil for
+	// retention.ms=-1, a compact-only topic, an unknown timestamp, or
+	// without --time-lag (docs/time-lag.md).
+	RetentionHeadroomMs *int64 `json:"retentionHeadroomMs" yaml:"retentionHeadroomMs"`
+	// RetentionHeadroomBytes would be the bytes left before size-based
+	// retention (retention.bytes) may delete the segment holding the
+	// committed record. Kafka's protocol tells a partition's size
+	// (DescribeLogDirs) but not where its segments start, so kcg cannot
+	// tell it and it is always null (docs/time-lag.md).
+	RetentionHeadroomBytes *int64 `json:"retentionHeadroomBytes" yaml:"retentionHeadroomBytes"`
 	// MemberID, ClientID and Host name the member the partition is assigned
 	// to; nil when no member owns it.
 	MemberID *string `json:"memberId" yaml:"memberId"`

@@ -23,11 +23,19 @@ const (
 	FormatJSON     Format = "json"
 	FormatYAML     Format = "yaml"
 	FormatMarkdown Format = "markdown"
+	// FormatPrometheus is the Prometheus text exposition format
+	// (describe only; prometheus.go).
+	FormatPrometheus Format = "prometheus"
+	// FormatNone prints nothing on stdout (watch only: an exporter with
+	// --metrics-listen, or a check with --exit-on-breach).
+	FormatNone Format = "none"
 )
 
 // Formats lists the -o values in the order help texts show them; each
 // command accepts those of its own -o flag.
-func Formats() []Format { return []Format{FormatTable, FormatJSON, FormatYAML, FormatMarkdown} }
+func Formats() []Format {
+	return []Format{FormatTable, FormatJSON, FormatYAML, FormatMarkdown, FormatPrometheus, FormatNone}
+}
 
 // ParseFormat parses an -o value. Anything but the exact names (lower
 // case, as kubectl and gh accept them) is an error that lists the allowed

@@ -144,6 +144,7 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 				}
 				po.TimeLagMs = tl.Millis
 				po.TimeLagFlags = tl.Flags
+				po.RetentionHeadroomMs = tl.RetentionHeadroomMs
 			}
 		}
 		b := s.Bounds[tp]
@@ -160,6 +161,7 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 	}
 	g.TotalLag = SumLag(g.Offsets)
 	g.MaxTimeLagMs = MaxTimeLag(g.Offsets)
+	g.MinRetentionHeadroomMs = MinRetentionHeadroom(g.Offsets)
 	return g
 }
 

@@ -252,13 +252,13 @@ func (v DescribeView) writeMarkdown(m *mdWriter) {
 		}
 		r := []string{mdCode(g.Group), mdText(StringCell(g.State)), mdText(StringCell(g.Type)), strconv.Itoa(len(g.Members)), strconv.Itoa(len(g.Offsets)), IntCell(g.TotalLag)}
 		if v.TimeLag {
-			r = append(r, DurationCell(g.MaxTimeLagMs))
+			r = append(r, DurationCell(g.MaxTimeLagMs), DurationCell(g.MinRetentionHeadroomMs))
 		}
 		sums = append(sums, r)
 	}
 	sumCols := cols("Group", "State", "Type", ">Members", ">Partitions", ">Total lag")
 	if v.TimeLag {
-		sumCols = append(sumCols, cols(">Max time lag")...)
+		sumCols = append(sumCols, cols(">Max time lag", ">Min retention headroom")...)
 	}
 	m.table(sumCols, sums, "group")
 	if len(errs) > 0 {
@@ -276,7 +276,7 @@ func (v DescribeView) writeOffsetsMarkdown(m *mdWriter) {
 	}
 	names := []string{"Group", "Topic", ">Partition", ">Current", endName, ">Lag"}
 	if v.TimeLag {
-		names = append(names, ">Time lag")
+		names = append(names, ">Time lag", ">Retention headroom")
 	}
 	names = append(names, "Client")
 	var rows [][]string
@@ -287,7 +287,7 @@ func (v DescribeView) writeOffsetsMarkdown(m *mdWriter) {
 		for _, o := range g.Offsets {
 			r := []string{mdCode(g.Group), mdCode(o.Topic), strconv.Itoa(int(o.Partition)), IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag)}
 			if v.TimeLag {
-				r = append(r, DurationCell(o.TimeLagMs))
+				r = append(r, DurationCell(o.TimeLagMs), DurationCell(o.RetentionHeadroomMs))
 			}
 			client := missing
 			if o.ClientID != nil {

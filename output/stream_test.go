@@ -108,7 +108,7 @@ func (g docGen) group() GroupDescription {
 	d := GroupDescription{
 		Group: g.str(), State: g.strp(), Type: g.strp(), ProtocolType: g.str(),
 		Assignor: g.strp(), GroupEpoch: g.i32p(), TargetAssignmentEpoch: g.i32p(),
-		TotalLag: g.i64p(), MaxTimeLagMs: g.i64p(), Error: g.strp(),
+		TotalLag: g.i64p(), MaxTimeLagMs: g.i64p(), MinRetentionHeadroomMs: g.i64p(), Error: g.strp(),
 	}
 	if g.r.IntN(3) > 0 {
 		d.Coordinator = &Coordinator{ID: g.r.Int32N(10), Host: g.str(), Port: g.r.Int32N(65536)}
@@ -134,7 +134,7 @@ func (g docGen) group() GroupDescription {
 			o := PartitionOffset{Topic: g.str(), Partition: g.r.Int32N(64),
 				CommittedOffset: g.i64p(), CommittedLeaderEpoch: g.i32p(),
 				LogStartOffset: g.i64p(), LogEndOffset: g.i64p(), LastStableOffset: g.i64p(),
-				Lag: g.i64p(), CommittedTimestamp: g.strp(), TimeLagMs: g.i64p(),
+				Lag: g.i64p(), CommittedTimestamp: g.strp(), TimeLagMs: g.i64p(), RetentionHeadroomMs: g.i64p(), RetentionHeadroomBytes: g.i64p(),
 				MemberID: g.strp(), ClientID: g.strp(), Host: g.strp(), Metadata: g.strp()}
 			if g.r.IntN(3) == 0 {
 				o.TimeLagFlags = []string{}

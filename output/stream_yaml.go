@@ -92,6 +92,7 @@ func (y *groupYAML) write(out *bytes.Buffer, g *GroupDescription) bool {
 	w.offsets(g.Offsets)
 	w.i64p(yamlI1, "totalLag", g.TotalLag)
 	w.i64p(yamlI1, "maxTimeLagMs", g.MaxTimeLagMs)
+	w.i64p(yamlI1, "minRetentionHeadroomMs", g.MinRetentionHeadroomMs)
 	w.strp(yamlI1, "error", g.Error)
 	return !y.multiline
 }
@@ -229,6 +230,8 @@ func (w yamlLines) offsets(offs []PartitionOffset) {
 				w.out.WriteString(yamlI3 + "- " + w.y.scalar(f) + "\n")
 			}
 		}
+		w.i64p(yamlI2, "retentionHeadroomMs", o.RetentionHeadroomMs)
+		w.i64p(yamlI2, "retentionHeadroomBytes", o.RetentionHeadroomBytes)
 		w.strp(yamlI2, "memberId", o.MemberID)
 		w.strp(yamlI2, "clientId", o.ClientID)
 		w.strp(yamlI2, "host", o.Host)

@@ -331,8 +331,9 @@ func (l GroupList) WriteTable(w io.Writer) error {
 // header for all groups, then per group one row per partition in the
 // document's order and a total row whose TOPIC is "(total)" and whose LAG
 // is the group's totalLag ("-" when no lag is known). verbose adds
-// LEADER-EPOCH after PARTITION; timeLag adds TIME-LAG after LAG (see
-// DurationCell), the total row holding the group's maxTimeLagMs. With
+// LEADER-EPOCH after PARTITION; timeLag adds TIME-LAG and RETENTION (the
+// retention headroom) after LAG (see DurationCell), the total row holding
+// the group's maxTimeLagMs and minRetentionHeadroomMs. With
 // readCommitted LAST-STABLE-OFFSET takes LOG-END-OFFSET's
 // place, the offset LAG is measured against. Groups with an error or without partitions
 // have no rows; their messages belong on stderr.
@@ -347,7 +348,7 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, re
 	}
 	header = append(header, "CURRENT-OFFSET", endHeader, "LAG")
 	if timeLag {
-		header = append(header, "TIME-LAG")
+		header = append(header, "TIME-LAG", "RETENTION")
 	}
 	header = append(header, "CONSUMER-ID", "HOST", "CLIENT-ID")
 	var rows [][]string
@@ -363,7 +364,7 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, re
 			}
 			r = append(r, IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
 			if timeLag {
-				r = append(r, DurationCell(o.TimeLagMs))
+				r = append(r, DurationCell(o.TimeLagMs), DurationCell(o.RetentionHeadroomMs))
 			}
 			r = append(r, StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
 			rows = append(rows, r)
@@ -373,6 +374,7 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, re
 		total[slices.Index(header, "LAG")] = IntCell(g.TotalLag)
 		if timeLag {
 			total[slices.Index(header, "TIME-LAG")] = DurationCell(g.MaxTimeLagMs)
+			total[slices.Index(header, "RETENTION")] = DurationCell(g.MinRetentionHeadroomMs)
 		}
 		rows = append(rows, total)
 	}

@@ -36,6 +36,9 @@ type WatchedGroup struct {
 	Members      int     `json:"members" yaml:"members"`
 	Lag          *int64  `json:"lag" yaml:"lag"`
 	MaxTimeLagMs *int64  `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
+	// MinRetentionHeadroomMs is the smallest retention headroom of its
+	// partitions; nil when none is known or without --time-lag.
+	MinRetentionHeadroomMs *int64 `json:"minRetentionHeadroomMs" yaml:"minRetentionHeadroomMs"`
 	// ConsumeRate and ProduceRate are committed-offset and log-end records
 	// per second since the previous sample; nil on the first.
 	ConsumeRate *float64 `json:"consumeRate" yaml:"consumeRate"`
@@ -51,16 +54,19 @@ type WatchedGroup struct {
 
 // WatchedPartition is one partition of a watched group.
 type WatchedPartition struct {
-	Topic           string   `json:"topic" yaml:"topic"`
-	Partition       int32    `json:"partition" yaml:"partition"`
-	CommittedOffset *int64   `json:"committedOffset" yaml:"committedOffset"`
-	EndOffset       *int64   `json:"endOffset" yaml:"endOffset"`
-	Lag             *int64   `json:"lag" yaml:"lag"`
-	TimeLagMs       *int64   `json:"timeLagMs" yaml:"timeLagMs"`
-	ConsumeRate     *float64 `json:"consumeRate" yaml:"consumeRate"`
-	ProduceRate     *float64 `json:"produceRate" yaml:"produceRate"`
-	EtaSeconds      *float64 `json:"etaSeconds" yaml:"etaSeconds"`
-	Status          string   `json:"status" yaml:"status"`
+	Topic           string `json:"topic" yaml:"topic"`
+	Partition       int32  `json:"partition" yaml:"partition"`
+	CommittedOffset *int64 `json:"committedOffset" yaml:"committedOffset"`
+	EndOffset       *int64 `json:"endOffset" yaml:"endOffset"`
+	Lag             *int64 `json:"lag" yaml:"lag"`
+	TimeLagMs       *int64 `json:"timeLagMs" yaml:"timeLagMs"`
+	// RetentionHeadroomMs is as in describe's offsets; nil without
+	// --time-lag.
+	RetentionHeadroomMs *int64   `json:"retentionHeadroomMs" yaml:"retentionHeadroomMs"`
+	ConsumeRate         *float64 `json:"consumeRate" yaml:"consumeRate"`
+	ProduceRate         *float64 `json:"produceRate" yaml:"produceRate"`
+	EtaSeconds          *float64 `json:"etaSeconds" yaml:"etaSeconds"`
+	Status              string   `json:"status" yaml:"status"`
 }
 
 // NewLagSampleOf is the sample document of gs, taken at at.
@@ -81,10 +87,16 @@ func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSam
 				ConsumeRate: round(p.ConsumeRate), ProduceRate: round(p.ProduceRate), EtaSeconds: round(p.ETASeconds), Status: p.Status}
 			if p.TimeLag != nil {
 				wp.TimeLagMs = p.TimeLag.Millis
+				wp.RetentionHeadroomMs = p.TimeLag.RetentionHeadroomMs
 			}
 			wg.Partitions = append(wg.Partitions, wp)
 		}
 		wg.MaxTimeLagMs = maxKnown(wg.Partitions, func(p WatchedPartition) *int64 { return p.TimeLagMs })
+		for _, p := range wg.Partitions {
+			if h := p.RetentionHeadroomMs; h != nil && (wg.MinRetentionHeadroomMs == nil || *h < *wg.MinRetentionHeadroomMs) {
+				wg.MinRetentionHeadroomMs = h
+			}
+		}
 		doc.Groups = append(doc.Groups, wg)
 	}
 	return doc
@@ -129,7 +141,7 @@ func WriteJSONLine(w io.Writer, doc any) error {
 	return err
 }
 
-// WriteTable writes one row per group: GROUP STATE MEMBERS LAG [TIME-LAG]
+// WriteTable writes one row per group: GROUP STATE MEMBERS LAG [TIME-LAG RETENTION]
 // CONSUME/S PRODUCE/S ETA STATUS TREND.
 func (s LagSample) WriteTable(w io.Writer) error {
 	header, rows := s.cells()
@@ -141,14 +153,14 @@ func (s LagSample) WriteTable(w io.Writer) error {
 func (s LagSample) cells() (header []string, rows [][]string) {
 	header = []string{"GROUP", "STATE", "MEMBERS", "LAG"}
 	if s.timeLag {
-		header = append(header, "TIME-LAG")
+		header = append(header, "TIME-LAG", "RETENTION")
 	}
 	header = append(header, "CONSUME/S", "PRODUCE/S", "ETA", "STATUS", "TREND")
 	rows = make([][]string, 0, len(s.Groups))
 	for _, g := range s.Groups {
 		r := []string{g.Group, StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag)}
 		if s.timeLag {
-			r = append(r, DurationCell(g.MaxTimeLagMs))
+			r = append(r, DurationCell(g.MaxTimeLagMs), DurationCell(g.MinRetentionHeadroomMs))
 		}
 		eta := "-"
 		if g.EtaSeconds != nil {

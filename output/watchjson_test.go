@@ -36,7 +36,7 @@ func randomLagSample(r *rand.Rand) LagSample {
 		s.Groups = []WatchedGroup{}
 	}
 	for range r.IntN(4) {
-		g := WatchedGroup{Group: str(), Members: r.IntN(5) - 1, Lag: i64(), MaxTimeLagMs: i64(), ConsumeRate: f64(), ProduceRate: f64(), EtaSeconds: f64(), Status: str()}
+		g := WatchedGroup{Group: str(), Members: r.IntN(5) - 1, Lag: i64(), MaxTimeLagMs: i64(), MinRetentionHeadroomMs: i64(), ConsumeRate: f64(), ProduceRate: f64(), EtaSeconds: f64(), Status: str()}
 		if r.IntN(2) == 0 {
 			g.State = Ptr(str())
 		}
@@ -53,7 +53,7 @@ func randomLagSample(r *rand.Rand) LagSample {
 			g.Partitions = []WatchedPartition{}
 		}
 		for range r.IntN(4) {
-			g.Partitions = append(g.Partitions, WatchedPartition{Topic: str(), Partition: int32(r.IntN(100) - 1), CommittedOffset: i64(), EndOffset: i64(), Lag: i64(), TimeLagMs: i64(),
+			g.Partitions = append(g.Partitions, WatchedPartition{Topic: str(), Partition: int32(r.IntN(100) - 1), CommittedOffset: i64(), EndOffset: i64(), Lag: i64(), TimeLagMs: i64(), RetentionHeadroomMs: i64(),
 				ConsumeRate: f64(), ProduceRate: f64(), EtaSeconds: f64(), Status: str()})
 		}
 		s.Groups = append(s.Groups, g)

@@ -48,6 +48,7 @@ const (
 var statusColor = map[string]string{
 	groupops.StatusOK:     "\033[32m", // green
 	groupops.StatusWarn:   "\033[33m", // yellow
+	groupops.StatusAtRisk: "\033[31m", // red
 	groupops.StatusStall:  "\033[31m", // red
 	groupops.StatusStop:   "\033[31m", // red
 	groupops.StatusRewind: "\033[35m", // magenta
@@ -58,7 +59,7 @@ var statusColor = map[string]string{
 // (with "…") once only it and STATUS are left, down to minGroupWidth, and
 // then STATUS goes too. What stays longest answers "is it behind, and is
 // it getting worse?": STATUS, then the time lag, the lag and the ETA.
-var dropOrder = []string{"MEMBERS", "STATE", "PRODUCE/S", "CONSUME/S", "TREND", "ETA", "LAG", "TIME-LAG"}
+var dropOrder = []string{"MEMBERS", "STATE", "PRODUCE/S", "CONSUME/S", "TREND", "RETENTION", "ETA", "LAG", "TIME-LAG"}
 
 // minGroupWidth is how far GROUP is cut before STATUS is dropped.
 const minGroupWidth = 8

@@ -49,7 +49,7 @@ func headerOf(lines []string) []string { return strings.Fields(lines[1]) }
 func TestFrameFollowsWidth(t *testing.T) {
 	s := fixtureSample(3, true, nil)
 	full := strings.Fields(frameLines(t, s.Frame(Screen{Interval: 5 * time.Second}))[1])
-	if want := "GROUP STATE MEMBERS LAG TIME-LAG CONSUME/S PRODUCE/S ETA STATUS TREND"; strings.Join(full, " ") != want {
+	if want := "GROUP STATE MEMBERS LAG TIME-LAG RETENTION CONSUME/S PRODUCE/S ETA STATUS TREND"; strings.Join(full, " ") != want {
 		t.Fatalf("header %v, want %s", full, want)
 	}
 	prev := len(full)

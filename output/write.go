@@ -32,6 +32,13 @@ func Write(w io.Writer, f Format, doc Document) error {
 		return writeDocument(w, f, doc)
 	case FormatMarkdown:
 		return renderMarkdown(w, doc)
+	case FormatPrometheus:
+		if p, ok := doc.(interface{ WritePrometheus(io.Writer) error }); ok {
+			return p.WritePrometheus(w)
+		}
+		return fmt.Errorf("-o prometheus is not an output of this command")
+	case FormatNone:
+		return nil
 	}
 	return fmt.Errorf("unknown output format %q", f)
 }
@@ -66,6 +73,15 @@ type DescribeView struct {
 	// ReadCommitted shows LAST-STABLE-OFFSET, which the lags are measured
 	// against, instead of LOG-END-OFFSET.
 	ReadCommitted bool
+	// Cluster and Took are the Prometheus view's cluster_name label and
+	// kcg_scrape_duration_seconds.
+	Cluster string
+	Took    time.Duration
+}
+
+// WritePrometheus writes the document as Prometheus metrics (Metrics).
+func (v DescribeView) WritePrometheus(w io.Writer) error {
+	return Metrics{Doc: v.Doc, Cluster: v.Cluster, TimeLag: v.TimeLag, Up: true, Took: v.Took, At: time.Now()}.WritePrometheus(w)
 }
 
 // WriteTable writes the view's table (see writeOffsetsTable,

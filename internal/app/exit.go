@@ -17,9 +17,11 @@ const (
 	ExitDiff    = 2
 	ExitRefused = 3
 	ExitPartial = 4
+	// ExitBreach: a group breaches a --max-lag, --max-time-lag or
+	// --min-retention-headroom limit (describe; watch --exit-on-breach).
+	ExitBreach = 5
 	// ExitUnreported: the writes happened but their report could not be
-	// printed (stdout closed or full); stderr names what was written. 5
-	// is the spec's threshold code.
+	// printed (stdout closed or full); stderr names what was written.
 	ExitUnreported  = 6
 	ExitUsage       = 64
 	ExitBadInput    = 65

@@ -1,0 +1,59 @@
+package commands
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/output"
+)
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// Before the first sample /metrics says kcg_up 0 and /healthz 503; a
+// good sample is served as rendered; a failed one keeps its values with
+// kcg_up 0 and /healthz 503 naming the error.
+func TestMetricsServerKeepsLastGoodSample(t *testing.T) {
+	m, err := listenMetrics("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	base := "http://" + m.Addr()
+	if code, body := get(t, base+"/metrics"); code != 200 || !strings.Contains(body, "\nkcg_up 0\n") || strings.Contains(body, "kafka_consumergroup") {
+		t.Errorf("before a sample: %d %q", code, body)
+	}
+	if code, body := get(t, base+"/healthz"); code != 503 || body != "no sample yet\n" {
+		t.Errorf("healthz before a sample: %d %q", code, body)
+	}
+	doc := output.NewGroupDescriptionList([]output.GroupDescription{{Group: "billing", State: output.Ptr("Empty"),
+		Offsets: []output.PartitionOffset{{Topic: "t", Partition: 0, CommittedOffset: output.Ptr(int64(3)), LogEndOffset: output.Ptr(int64(7)), Lag: output.Ptr(int64(4))}}}})
+	m.sampled(output.Metrics{Doc: doc, Took: 20 * time.Millisecond, At: time.Unix(1700000000, 0)})
+	_, good := get(t, base+"/metrics")
+	if !strings.Contains(good, `kafka_consumergroup_lag{consumergroup="billing",topic="t",partition="0"} 4`) || !strings.Contains(good, "\nkcg_up 1\n") {
+		t.Errorf("after a good sample:\n%s", good)
+	}
+	if code, body := get(t, base+"/healthz"); code != 200 || body != "ok\n" {
+		t.Errorf("healthz after a good sample: %d %q", code, body)
+	}
+	m.failed(errors.New("timed out waiting for Kafka"))
+	_, bad := get(t, base+"/metrics")
+	if strings.Replace(bad, "\nkcg_up 0\n", "\nkcg_up 1\n", 1) != good {
+		t.Errorf("after a failed sample, want the good one with kcg_up 0:\n%s", bad)
+	}
+	if code, body := get(t, base+"/healthz"); code != 503 || !strings.Contains(body, "timed out") {
+		t.Errorf("healthz after a failed sample: %d %q", code, body)
+	}
+}
