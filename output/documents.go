@@ -150,6 +150,9 @@ type GroupDescription struct {
 	// MaxTimeLagMs is the largest known time lag of the offsets; nil when
 	// none is known (or without --time-lag).
 	MaxTimeLagMs *int64 `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
+	// Streams is a streams group's topology and tasks (output/streams.go);
+	// absent for every other group.
+	Streams *StreamsDescription `json:"streams,omitempty" yaml:"streams,omitempty"`
 	// Error says why the group could not be described; nil when it could.
 	Error *string `json:"error" yaml:"error"`
 }
@@ -325,6 +328,9 @@ func normalizeAssignments(as []TopicPartitions) []TopicPartitions {
 type PartitionOffset struct {
 	Topic     string `json:"topic" yaml:"topic"`
 	Partition int32  `json:"partition" yaml:"partition"`
+	// StreamsTopic is, in a streams group, the kind of topic in its
+	// topology: "input", "repartition" or "changelog"; absent otherwise.
+	StreamsTopic *string `json:"streamsTopic,omitempty" yaml:"streamsTopic,omitempty"`
 	// CommittedOffset is the group's committed offset; nil when the group
 	// has not committed one for this partition.
 	CommittedOffset *int64 `json:"committedOffset" yaml:"committedOffset"`
