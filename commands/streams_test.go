@@ -157,23 +157,24 @@ func TestStreamsGroupDescribe(t *testing.T) {
 	}
 }
 
-// javaStreamsOffsets is what Java 4.4's kafka-streams-groups --describe
-// --offsets reports as the committed offsets of topic: partition → offset.
-func (f *streamsFixture) javaStreamsOffsets(t *testing.T, topic string) map[string]string {
+// javaStreamsReset runs Java 4.4's kafka-streams-groups --reset-offsets
+// --all-input-topics with strategy (e.g. --to-current) and --dry-run, and
+// returns its NEW-OFFSET column by "topic:partition". With --to-current
+// it is the Java tool's reading of the committed offsets (its --describe
+// --offsets prints nothing for an Empty group).
+func (f *streamsFixture) javaStreamsReset(t *testing.T, strategy ...string) map[string]string {
 	t.Helper()
-	out, stderr, code := f.e.JavaRun(t, streamsGroupCommandClass, "", "--bootstrap-server", f.e.Bootstrap, "--describe", "--offsets", "--group", f.group)
+	args := append([]string{"--bootstrap-server", f.e.Bootstrap, "--reset-offsets", "--group", f.group, "--all-input-topics", "--dry-run"}, strategy...)
+	out, stderr, code := f.e.JavaRun(t, streamsGroupCommandClass, "", args...)
 	if code != 0 {
-		t.Fatalf("kafka-streams-groups --describe --offsets: exit %d: %s", code, stderr)
+		t.Fatalf("kafka-streams-groups %v: exit %d: %s", args, code, stderr)
 	}
 	got := map[string]string{}
 	for _, line := range strings.Split(out, "\n") {
-		fs := strings.Fields(line)
-		// GROUP TOPIC PARTITION CURRENT-OFFSET-or-OFFSET ...
-		if len(fs) >= 4 && fs[0] == f.group && fs[1] == topic {
-			got[fs[2]] = fs[3]
+		if fs := strings.Fields(line); len(fs) == 4 && fs[0] == f.group {
+			got[fs[1]+":"+fs[2]] = fs[3]
 		}
 	}
-	t.Logf("kafka-streams-groups --describe --offsets:\n%s", out)
 	return got
 }
 
@@ -207,6 +208,7 @@ func TestStreamsGroupPlanApplyRollback(t *testing.T) {
 	f.stop(t)
 	kcgOn(t, f.e, "plan", f.group, "--all-topics", "--to-earliest", "--out", plan, "--overwrite").MustCode(t, 0)
 	data, err := os.ReadFile(plan)
+	t.Logf("plan:\n%s", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,9 +216,12 @@ func TestStreamsGroupPlanApplyRollback(t *testing.T) {
 	if !strings.Contains(string(data), "type: streams") || strings.Contains(string(data), repart) {
 		t.Fatalf("plan (type streams, input topic only):\n%s", data)
 	}
-	r = kcgOn(t, f.e, "show", plan).MustCode(t, 0)
-	if !strings.Contains(r.Stdout, "type streams") && !strings.Contains(r.Stdout, "streams") {
-		t.Fatalf("show:\n%s", r.Stdout)
+	r = kcg(t, "show", plan).MustCode(t, 0)
+	t.Logf("show:\n%s", r.Stdout)
+	// Side by side: Java's --all-input-topics --to-earliest --dry-run
+	// resets the same partitions to the same offsets.
+	if got, want := f.javaStreamsReset(t, "--to-earliest"), map[string]string{f.input + ":0": "0", f.input + ":1": "0"}; !maps.Equal(got, want) {
+		t.Fatalf("Java kafka-streams-groups --to-earliest --dry-run: %v, kcg planned %v", got, want)
 	}
 	kcgOn(t, f.e, "diff", plan).MustCode(t, 0)
 	r = kcgOn(t, f.e, "apply", plan, "-o", "json").MustCode(t, 0)
@@ -227,7 +232,7 @@ func TestStreamsGroupPlanApplyRollback(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil || report.Result != "applied" || report.RollbackPlan == nil {
 		t.Fatalf("%v: %s", err, r.Stdout)
 	}
-	if got := f.javaStreamsOffsets(t, f.input); got["0"] != "0" || got["1"] != "0" {
+	if got, want := f.javaStreamsReset(t, "--to-current"), map[string]string{f.input + ":0": "0", f.input + ":1": "0"}; !maps.Equal(got, want) {
 		t.Fatalf("Java kafka-streams-groups after apply: %v", got)
 	}
 	c := f.e.Committed(t, f.group)
@@ -235,7 +240,7 @@ func TestStreamsGroupPlanApplyRollback(t *testing.T) {
 		t.Fatalf("committed after apply: %v (repartition before: %v)", c, before)
 	}
 	kcgOn(t, f.e, "apply", *report.RollbackPlan, "--rollback-out", filepath.Join(f.dir, "undo-undo.yaml")).MustCode(t, 0)
-	if got := f.javaStreamsOffsets(t, f.input); got["0"] != "6" || got["1"] != "6" {
+	if got, want := f.javaStreamsReset(t, "--to-current"), map[string]string{f.input + ":0": "6", f.input + ":1": "6"}; !maps.Equal(got, want) {
 		t.Fatalf("Java kafka-streams-groups after rollback: %v", got)
 	}
 	if c := f.e.Committed(t, f.group)[f.input]; c[0] != 6 || c[1] != 6 {
