@@ -247,3 +247,42 @@ func TestStreamsGroupPlanApplyRollback(t *testing.T) {
 		t.Fatalf("committed after rollback: %v", c)
 	}
 }
+
+// delete-offsets and delete of a streams group, as for consumer groups:
+// refused while the application runs (nothing deleted); once it stopped,
+// delete-offsets --topic deletes the input topic's offsets only and
+// delete removes the group, and kcg deletes none of its internal topics.
+func TestStreamsGroupDeletes(t *testing.T) {
+	f := newStreamsFixture(t)
+	r := kcgOn(t, f.e, "delete", "--yes", f.group)
+	if r.Code == 0 {
+		t.Fatalf("delete of a running streams group exited 0:\n%s%s", r.Stdout, r.Stderr)
+	}
+	if c := f.e.Committed(t, f.group)[f.input]; c[0] != 6 || c[1] != 6 {
+		t.Fatalf("a refused delete deleted: %v", c)
+	}
+	internal := map[string]bool{}
+	for topic := range f.e.Committed(t, f.group) {
+		if topic != f.input {
+			internal[topic] = true
+		}
+	}
+	f.stop(t)
+	kcgOn(t, f.e, "delete-offsets", "--yes", f.group, "--topic", f.input).MustCode(t, 0)
+	c := f.e.Committed(t, f.group)
+	if _, ok := c[f.input]; ok || len(c) != len(internal) {
+		t.Fatalf("after delete-offsets --topic %s: %v", f.input, c)
+	}
+	if got := f.javaStreamsReset(t, "--to-current"); len(got) != 0 {
+		t.Fatalf("Java still sees offsets of the input topic: %v", got)
+	}
+	kcgOn(t, f.e, "delete", "--yes", f.group).MustCode(t, 0)
+	if typ, ok := f.e.GroupTypes(t)[f.group]; ok {
+		t.Fatalf("the group is still listed (type %s)", typ)
+	}
+	for topic := range internal {
+		if len(f.e.Leaders(t, topic)) == 0 {
+			t.Fatalf("internal topic %s is gone", topic)
+		}
+	}
+}
