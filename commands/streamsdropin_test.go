@@ -10,6 +10,7 @@ import (
 
 	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/clitest"
+	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
 
 // streamsTool runs kcg as kafka-streams-groups.sh (the name it was called
@@ -132,4 +133,34 @@ func streamsRowOf(out, first string) string {
 		}
 	}
 	return ""
+}
+
+// On a broker without streams groups (Kafka 3.9 and 4.0: no
+// StreamsGroupDescribe), every kafka-streams-groups action says so in one
+// line on stderr and exits 1, and kcg list --type streams adds that line
+// to its (empty) list. The version suites of .ci/run run it.
+func TestStreamsWithoutStreamsGroups(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	e.RequireReal(t, "the broker versions without streams groups")
+	if !e.Before(4, 1) {
+		t.Skipf("Kafka %s has streams groups (the other TestStreams tests run)", e.Version)
+	}
+	f := &streamsFixture{e: e, group: kafkatest.UniqueName(t, "streams"), input: kafkatest.UniqueName(t, "t")}
+	for _, args := range [][]string{
+		{"--list"},
+		{"--list", "--state"},
+		{"--describe", "--group", f.group},
+		{"--describe", "--all-groups", "--members"},
+		{"--reset-offsets", "--group", f.group, "--all-input-topics", "--to-earliest", "--execute"},
+		{"--delete", "--group", f.group},
+		{"--delete-offsets", "--group", f.group, "--input-topic", f.input},
+	} {
+		r := f.streamsTool(t, args...).MustCode(t, 1)
+		oneLine(t, r.Stderr, "the broker has no streams groups")
+		if r.Stdout != "" {
+			t.Errorf("%v: stdout %q", args, r.Stdout)
+		}
+	}
+	r := kcgOn(t, e, "list", "--type", "streams").MustCode(t, 0)
+	oneLine(t, r.Stderr, "note: the broker has no streams groups")
 }
