@@ -87,6 +87,10 @@ func TestStreamsDropInSideBySideWithJava(t *testing.T) {
 	}
 
 	f.stop(t)
+	// kafka-consumer-groups' command line leaves the streams group alone.
+	if r := kcgOn(t, f.e, "--reset-offsets", "--group", g, "--all-topics", "--to-earliest", "--execute"); r.Code != 3 || !strings.Contains(r.Stdout, "kafka-streams-groups.sh") {
+		t.Fatalf("kafka-consumer-groups --reset-offsets of a streams group: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
 	for _, args := range [][]string{
 		{"--describe", "--group", g, "--state"},
 		{"--reset-offsets", "--group", g, "--all-input-topics", "--to-latest", "--dry-run"},

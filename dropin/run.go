@@ -84,7 +84,10 @@ func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, e
 		ids, _, err := groupops.AllGroupIDs(ctx, cl)
 		return ids, err
 	}
-	return vocab.Dedupe(d.a.Values("group")), nil
+	ids := vocab.Dedupe(d.a.Values("group"))
+	// A streams group is kafka-streams-groups' (streams.go), not this
+	// command line's.
+	return ids, groupops.RefuseStreamsGroups(ctx, cl, ids)
 }
 
 // validateRegex is --validate-regex: RE2 syntax (Go's regexp is RE2, as

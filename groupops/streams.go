@@ -25,3 +25,29 @@ func NoStreamsNote(ctx context.Context, cl *kafkaadmin.Client, types []string) (
 	}
 	return "note: " + kafkaadmin.ErrNoStreamsGroups.Error(), nil
 }
+
+// RefuseStreamsGroups is RefuseOtherTypes that refuses streams groups
+// too: the kafka-consumer-groups command line (drop-in mode) manages
+// consumer groups only, as the Java tool does, so a script written for
+// consumer groups never resets a Kafka Streams application by its
+// application id; kafka-streams-groups' command line and kcg's own
+// commands manage streams groups.
+func RefuseStreamsGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return err
+	}
+	types := make(map[string]string, len(gs))
+	for _, g := range gs {
+		types[g.Group] = g.Type
+	}
+	for _, id := range ids {
+		if t, ok := types[id]; ok && isOtherType(t) {
+			return &OtherTypeError{Group: id, Type: t}
+		}
+	}
+	return nil
+}
