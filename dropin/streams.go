@@ -106,6 +106,9 @@ func RunStreams(ctx context.Context, args []string, s app.Streams) int {
 		return app.ExitUsage
 	}
 	d := &dropIn{ctx: ctx, a: a, s: s, streams: true}
+	if err := d.checkStreams(); err != nil {
+		return d.finish(err)
+	}
 	var runErr error
 	switch {
 	case a.Has("list"):
@@ -150,6 +153,17 @@ func (d *dropIn) requireStreams(ctx context.Context, cl *kafkaadmin.Client) erro
 	return nil
 }
 
+// checkStreams is requireStreams before any action: nothing is read,
+// planned or written on a cluster without streams groups.
+func (d *dropIn) checkStreams() error {
+	cl, ctx, done, err := d.connect()
+	if err != nil {
+		return err
+	}
+	defer done()
+	return d.requireStreams(ctx, cl)
+}
+
 // streamsGroupIDs lists the streams groups (sorted by id) in states.
 func streamsGroupIDs(ctx context.Context, cl *kafkaadmin.Client, states []string) ([]kafkaadmin.GroupListing, error) {
 	return cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: states, Types: []string{vocab.TypeStreams}})
@@ -171,9 +185,6 @@ func (d *dropIn) streamsList() error {
 		return err
 	}
 	defer done()
-	if err := d.requireStreams(ctx, cl); err != nil {
-		return err
-	}
 	gs, err := streamsGroupIDs(ctx, cl, states)
 	if err != nil {
 		return err
@@ -352,9 +363,6 @@ func (d *dropIn) streamsMembers(g groupops.Group) {
 // another type is refused (exit 3, nothing read or written), so this
 // command line never resets or deletes a consumer or share group.
 func (d *dropIn) streamsGroups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	if err := d.requireStreams(ctx, cl); err != nil {
-		return nil, err
-	}
 	if d.a.Has("all-groups") {
 		gs, err := streamsGroupIDs(ctx, cl, nil)
 		if err != nil {
