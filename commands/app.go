@@ -45,6 +45,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	// with terminal escapes must not rewrite the screen (the progress line
 	// writes its own escapes through vocab.RawWriter).
 	s.Err = vocab.NewPrintableWriter(s.Err)
+	if dropin.StreamsCalled(args) {
+		// Called as kafka-streams-groups(.sh): that tool's command line.
+		return dropin.RunStreams(ctx, args, s)
+	}
 	cliApp := newApp(s)
 	if native, ok := hoistLeadingFlags(cliApp, args); ok && !javaCommandLine(args) {
 		// "kcg -b H describe G", "kcg --bootstrap-server H list".

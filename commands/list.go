@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/kcg-dev/kcg/groupops"
@@ -61,6 +62,11 @@ func runList(c *cli.Context, s Streams, o listOptions) error {
 	gs, err := groupops.ListGroupsOfTypes(ctx, cl, o.filter.States, o.filter.Types)
 	if err != nil {
 		return err
+	}
+	if note, err := groupops.NoStreamsNote(ctx, cl, o.filter.Types); err != nil {
+		return err
+	} else if note != "" {
+		fmt.Fprintln(s.Err, note)
 	}
 	return output.Write(s.Out, o.format, output.NewGroupListOf(gs))
 }

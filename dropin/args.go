@@ -413,6 +413,8 @@ Called with the Java tool's command line — first argument an option such as
 ` + "`--bootstrap-server`" + ` and a Java action option (` + "`--list`, `--describe`, `--reset-offsets`" + `, …)
 or no kcg command, or the binary named ` + "`kafka-consumer-groups`" + ` or
 ` + "`kafka-consumer-groups.sh`" + ` — kcg behaves as Apache Kafka's
-kafka-consumer-groups.sh. Flags typed before a kcg command
+kafka-consumer-groups.sh. Named ` + "`kafka-streams-groups`" + ` or
+` + "`kafka-streams-groups.sh`" + `, it behaves as Apache Kafka's
+kafka-streams-groups.sh (docs/group-types.md). Flags typed before a kcg command
 (` + "`kcg -b H describe G`" + `) are that command's. See docs/migration.md.
 `

@@ -112,6 +112,10 @@ func (d *dropIn) resetOffsets() error {
 		if _, err := vocab.RawWriter(d.s.Out).Write(data); err != nil {
 			return err
 		}
+	} else if d.streams {
+		if err := javaStreamsResetTable(d.s.Out, tableGroups); err != nil {
+			return err
+		}
 	} else if err := javaResetTable(d.s.Out, tableGroups); err != nil {
 		return err
 	}

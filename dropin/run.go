@@ -23,6 +23,8 @@ type dropIn struct {
 	ctx context.Context
 	a   *javaArgs
 	s   app.Streams
+	// streams: the command line is kafka-streams-groups' (streams.go).
+	streams bool
 }
 
 // connect dials the cluster with --bootstrap-server, --command-config and
@@ -74,12 +76,18 @@ func (d *dropIn) connectGroups() (cl *kafkaadmin.Client, ctx context.Context, do
 // groups returns the --group values in command-line order without
 // duplicates, or with --all-groups every consumer group (sorted).
 func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
+	if d.streams {
+		return d.streamsGroups(ctx, cl)
+	}
 	if d.a.Has("all-groups") {
 		// Java's --all-groups lists consumer groups only too, silently.
 		ids, _, err := groupops.AllGroupIDs(ctx, cl)
 		return ids, err
 	}
-	return vocab.Dedupe(d.a.Values("group")), nil
+	ids := vocab.Dedupe(d.a.Values("group"))
+	// A streams group is kafka-streams-groups' (streams.go), not this
+	// command line's.
+	return ids, groupops.RefuseStreamsGroups(ctx, cl, ids)
 }
 
 // validateRegex is --validate-regex: RE2 syntax (Go's regexp is RE2, as

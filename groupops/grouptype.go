@@ -36,6 +36,11 @@ func ManagingTool(t string) string {
 	return "kafka-groups.sh"
 }
 
+// managedOtherType reports whether kcg reads and writes groups of type t
+// although they are no consumer groups: streams groups (KIP-1071) keep
+// their offsets in the usual OffsetCommit/OffsetFetch (streams.go).
+func managedOtherType(t string) bool { return strings.EqualFold(t, vocab.TypeStreams) }
+
 // isOtherType reports whether a group listed with type t is one kcg does
 // not manage: anything but classic and consumer ("" is a broker before
 // ListGroups v5, where every group is classic).
@@ -74,7 +79,7 @@ func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
 		types[g.Group] = g.Type
 	}
 	for _, id := range ids {
-		if t, ok := types[id]; ok && isOtherType(t) {
+		if t, ok := types[id]; ok && isOtherType(t) && !managedOtherType(t) {
 			return &OtherTypeError{Group: id, Type: t}
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/kcg-dev/kcg/kafkaadmin"
 )
 
-// The refusal over a listing, for the types kfake cannot make (streams)
-// and for a type Kafka may add later.
+// The refusal over a listing, for share groups and for a type Kafka may
+// add later; streams groups pass (kcg manages them, streams.go).
 func TestOtherTypeIn(t *testing.T) {
 	listing := []kafkaadmin.GroupListing{
 		{Group: "c", Type: "classic", ProtocolType: "consumer"},
@@ -24,8 +24,8 @@ func TestOtherTypeIn(t *testing.T) {
 		group, typ string
 		tool       string
 	}{
-		{ids: []string{"c", "k", "old", "missing"}},
-		{ids: []string{"c", "st", "sh"}, group: "st", typ: "streams", tool: "kafka-streams-groups.sh"},
+		{ids: []string{"c", "k", "old", "missing", "st"}},
+		{ids: []string{"c", "st", "sh"}, group: "sh", typ: "share", tool: "kafka-share-groups.sh"},
 		{ids: []string{"sh"}, group: "sh", typ: "share", tool: "kafka-share-groups.sh"},
 		{ids: []string{"fu"}, group: "fu", typ: "future", tool: "kafka-groups.sh"},
 	}

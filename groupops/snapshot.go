@@ -233,6 +233,9 @@ func planInputs(gs []Group) ([]resetplan.GroupSnapshot, error) {
 			snap.Committed[tp] = c.Offset
 		}
 		snap.Uncommitted = append(snap.Uncommitted, g.Invalid...)
+		if d.Streams != nil && len(d.Streams.Subtopologies) > 0 {
+			snap.InputTopics = d.Streams.InputTopics()
+		}
 		out = append(out, snap)
 	}
 	return out, nil

@@ -212,7 +212,10 @@ type GroupDescription struct {
 	GroupEpoch      *int32
 	AssignmentEpoch *int32
 	Members         []Member // sorted by member id
-	Err             error    // the group could not be described
+	// Streams is set for a KIP-1071 streams group (Type TypeStreams):
+	// its topology and tasks (streams.go).
+	Streams *StreamsGroup
+	Err     error // the group could not be described
 }
 
 // Member is one group member.
@@ -270,7 +273,15 @@ func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDe
 	// The batches of one coordinator go out together (the client's
 	// in-flight bound still applies): 1,000 groups are five batches, and
 	// sending them one after the other cost five round trips per phase.
-	api := c.describeClassicGroups(dgVersion)
+	var streams *sharded[string, GroupDescription]
+	if sgdVersion, sgdOK, err := c.pickVersion(ctx, kmsg.NewPtrStreamsGroupDescribeRequest(), 1); err != nil {
+		return nil, err
+	} else if sgdOK && dgVersion >= 6 {
+		// A streams group is GROUP_ID_NOT_FOUND to DescribeGroups v6:
+		// only those groups are asked again, as streams groups.
+		streams = c.describeStreamsGroups(sgdVersion)
+	}
+	api := c.describeClassicGroups(dgVersion, streams)
 	if cgdOK {
 		api = c.describeConsumerGroups(cgdVersion, api)
 	}
@@ -349,8 +360,10 @@ func (c *Client) decodeConsumerGroups(ctx context.Context, broker int32, resp *k
 	return nil
 }
 
-// describeClassicGroups is DescribeGroups at version v for the engine.
-func (c *Client) describeClassicGroups(v int16) *sharded[string, GroupDescription] {
+// describeClassicGroups is DescribeGroups at version v for the engine;
+// the groups it does not know go on to streams (StreamsGroupDescribe)
+// when that is set.
+func (c *Client) describeClassicGroups(v int16, streams *sharded[string, GroupDescription]) *sharded[string, GroupDescription] {
 	return &sharded[string, GroupDescription]{
 		split: describeGroupBatches,
 		request: func(batch []string) kmsg.Request {
@@ -367,6 +380,8 @@ func (c *Client) describeClassicGroups(v int16) *sharded[string, GroupDescriptio
 				switch {
 				case e == nil:
 					r.set(g.Group, c.classicGroupDescription(broker, g))
+				case errors.Is(e, kafka.GroupIdNotFound) && streams != nil:
+					r.pass(g.Group)
 				case errors.Is(e, kafka.GroupIdNotFound):
 					r.set(g.Group, GroupDescription{Group: g.Group, Exists: false, NotFound: true, State: vocab.StateDead, Type: TypeClassic, Coordinator: c.brokerOrID(broker)})
 				case retriable(e):
@@ -377,6 +392,7 @@ func (c *Client) describeClassicGroups(v int16) *sharded[string, GroupDescriptio
 			}
 			return nil
 		},
+		then:    streams,
 		missing: noDescription,
 	}
 }

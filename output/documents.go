@@ -153,6 +153,9 @@ type GroupDescription struct {
 	// MinRetentionHeadroomMs is the smallest known retention headroom of
 	// the offsets; nil when none is known (or without --time-lag).
 	MinRetentionHeadroomMs *int64 `json:"minRetentionHeadroomMs" yaml:"minRetentionHeadroomMs"`
+	// Streams is a streams group's topology and tasks (output/streams.go);
+	// absent for every other group.
+	Streams *StreamsDescription `json:"streams,omitempty" yaml:"streams,omitempty"`
 	// Error says why the group could not be described; nil when it could.
 	Error *string `json:"error" yaml:"error"`
 }
@@ -340,6 +343,9 @@ func normalizeAssignments(as []TopicPartitions) []TopicPartitions {
 type PartitionOffset struct {
 	Topic     string `json:"topic" yaml:"topic"`
 	Partition int32  `json:"partition" yaml:"partition"`
+	// StreamsTopic is, in a streams group, the kind of topic in its
+	// topology: "input", "repartition" or "changelog"; absent otherwise.
+	StreamsTopic *string `json:"streamsTopic,omitempty" yaml:"streamsTopic,omitempty"`
 	// CommittedOffset is the group's committed offset; nil when the group
 	// has not committed one for this partition.
 	CommittedOffset *int64 `json:"committedOffset" yaml:"committedOffset"`

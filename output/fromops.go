@@ -133,7 +133,7 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 		}
 	}
 	for _, tp := range keys {
-		po := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition}
+		po := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition, StreamsTopic: streamsTopicKind(d.Streams, tp.Topic)}
 		if c, ok := v.Offsets[tp]; ok {
 			po.CommittedOffset = Ptr(c.Offset)
 			po.CommittedLeaderEpoch = c.LeaderEpoch
@@ -162,6 +162,7 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 	g.TotalLag = SumLag(g.Offsets)
 	g.MaxTimeLagMs = MaxTimeLag(g.Offsets)
 	g.MinRetentionHeadroomMs = MinRetentionHeadroom(g.Offsets)
+	g.Streams = toStreamsDescription(d.Streams)
 	return g
 }
 

@@ -378,7 +378,10 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, re
 		}
 		rows = append(rows, total)
 	}
-	return renderTable(w, header, rows)
+	if err := renderTable(w, header, rows); err != nil {
+		return err
+	}
+	return writeStreamsTables(w, l)
 }
 
 // writeMembersTable writes kcg's native `describe --members` table: one

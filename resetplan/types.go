@@ -72,6 +72,11 @@ type GroupSnapshot struct {
 	// in --all-topics' scope, as in the Java tool, whose admin client keeps
 	// them as keys with a null offset; they have no current offset.
 	Uncommitted []TopicPartition
+	// InputTopics, when set (a streams group whose topology is known),
+	// are the only topics --all-topics covers: the topology's input
+	// topics, as kafka-streams-groups --all-input-topics; the group's
+	// commits on its repartition topics are left alone.
+	InputTopics []string
 }
 
 // allTopicsScope returns the partitions --all-topics covers for the group:
@@ -85,6 +90,9 @@ func (g GroupSnapshot) allTopicsScope() []TopicPartition {
 		if _, dup := g.Committed[tp]; !dup {
 			out = append(out, tp)
 		}
+	}
+	if g.InputTopics != nil {
+		out = slices.DeleteFunc(out, func(tp TopicPartition) bool { return !slices.Contains(g.InputTopics, tp.Topic) })
 	}
 	vocab.SortPartitions(out)
 	return out
