@@ -89,7 +89,8 @@ type planOptions struct {
 func planCommand(s Streams) *cli.Command {
 	flags := []cli.Flag{
 		groupFlag(),
-		&cli.BoolFlag{Name: "all-groups", Usage: "plan every consumer group (share and streams groups are left out, with a note)"},
+		&cli.BoolFlag{Name: "all-groups", Usage: "plan every group of the --type types (default: consumer groups; share and streams groups are left out, with a note)"},
+		&cli.StringFlag{Name: "type", Usage: "with --all-groups: the group `TYPES` to take, comma-separated from classic, consumer, share, streams, or all (default classic,consumer)"},
 		&cli.BoolFlag{Name: "all-topics", Usage: "scope: every partition the group has a committed offset for"},
 		&cli.StringSliceFlag{Name: "topic", Usage: "scope: topic `T` (all partitions) or T:0,2 (repeatable)"},
 	}

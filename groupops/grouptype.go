@@ -48,37 +48,18 @@ func isOtherType(t string) bool {
 }
 
 // RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
-// the order given) the broker lists as a share, streams or other
-// non-consumer group, or nil. It asks ListGroups (v5 reports the type) of
-// the ids' coordinators only, so a broker that is down and coordinates
-// none of them does not fail the command; ids the cluster does not list
-// pass. describe, plan, apply and the
-// deletes call it before they read or write a group, and apply calls it
-// again at apply time: a group id can be deleted and reused as another
-// type between plan and apply.
-func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return err
-	}
-	return otherTypeIn(gs, ids)
+// the order given) whose type has no op in the dispatch table (Classify),
+// or nil. Callers that run the operation for more than consumer groups
+// call Classify and dispatch on its Typed instead.
+func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) error {
+	_, err := Classify(ctx, cl, ids, op)
+	return err
 }
 
 // otherTypeIn is RefuseOtherTypes over a listing.
-func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
-	types := make(map[string]string, len(listing))
-	for _, g := range listing {
-		types[g.Group] = g.Type
-	}
-	for _, id := range ids {
-		if t, ok := types[id]; ok && isOtherType(t) {
-			return &OtherTypeError{Group: id, Type: t}
-		}
-	}
-	return nil
+func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string, op Op) error {
+	_, err := classifyListing(listing, ids, op)
+	return err
 }
 
 // TypeAll is `kcg list --type all`: every group the broker lists.
