@@ -28,7 +28,7 @@ func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 		return nil, nil
 	}
 	// DeleteGroups deletes share and streams groups too: refuse them.
-	if err := RefuseOtherTypes(ctx, cl, groups, OpDelete); err != nil {
+	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
 		return nil, err
 	}
 	res, err := cl.DeleteGroups(ctx, groups)
@@ -124,7 +124,7 @@ func (p PartitionDeletion) Name() string {
 // one: nothing was deleted.
 func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
 	r := OffsetDeletion{Group: group}
-	if err := RefuseOtherTypes(ctx, cl, []string{group}, OpDeleteOffsets); err != nil {
+	if err := RefuseOtherTypes(ctx, cl, []string{group}); err != nil {
 		return r, err
 	}
 	var whole []string

@@ -21,6 +21,11 @@ import (
 //     Typed.Of(FamilyStreams) through that family's code
 //     (groupops/share*.go, groupops/streams*.go).
 //
+// The consumer-group code itself (TakeSnapshot, ReadForPlan, Preflight,
+// the deletes) keeps refusing anything but FamilyConsumer
+// (RefuseOtherTypes), so a group routed wrongly, or reused as another
+// type since, is never read or written as a consumer group.
+//
 // A group of a family whose row lacks the operation is refused with
 // *OtherTypeError (exit 3, nothing written) before anything is read or
 // written: that is how share and streams groups were refused before they

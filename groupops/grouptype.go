@@ -48,18 +48,34 @@ func isOtherType(t string) bool {
 }
 
 // RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
-// the order given) whose type has no op in the dispatch table (Classify),
-// or nil. Callers that run the operation for more than consumer groups
-// call Classify and dispatch on its Typed instead.
-func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) error {
-	_, err := Classify(ctx, cl, ids, op)
-	return err
+// the order given) that is not a consumer group (FamilyConsumer), or nil:
+// the consumer-group code (snapshot, plan, apply, deletes) calls it before
+// it reads or writes, and apply again at apply time, since a group id can
+// be deleted and reused as another type between plan and apply. The
+// commands route other families elsewhere first (Classify).
+func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return err
+	}
+	return otherTypeIn(gs, ids)
 }
 
 // otherTypeIn is RefuseOtherTypes over a listing.
-func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string, op Op) error {
-	_, err := classifyListing(listing, ids, op)
-	return err
+func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
+	types := make(map[string]string, len(listing))
+	for _, g := range listing {
+		types[g.Group] = g.Type
+	}
+	for _, id := range ids {
+		if t, ok := types[id]; ok && FamilyOf(t) != FamilyConsumer {
+			return &OtherTypeError{Group: id, Type: t}
+		}
+	}
+	return nil
 }
 
 // TypeAll is `kcg list --type all`: every group the broker lists.

@@ -30,7 +30,7 @@ func TestOtherTypeIn(t *testing.T) {
 		{ids: []string{"fu"}, group: "fu", typ: "future", tool: "kafka-groups.sh"},
 	}
 	for _, c := range cases {
-		err := otherTypeIn(listing, c.ids, OpDescribe)
+		err := otherTypeIn(listing, c.ids)
 		var ote *OtherTypeError
 		if c.group == "" {
 			if err != nil {

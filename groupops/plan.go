@@ -96,7 +96,7 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 	if toGroup {
 		read = append(slices.Clip(groups), strategy.Source)
 	}
-	if err := RefuseOtherTypes(ctx, cl, read, OpPlan); err != nil {
+	if err := RefuseOtherTypes(ctx, cl, read); err != nil {
 		return info, nil, err
 	}
 	gs, err := ReadGroups(ctx, cl, read)

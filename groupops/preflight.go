@@ -158,7 +158,7 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 	}
 	// Again at apply time: the id may have been deleted and reused as a
 	// share or streams group since the plan was made.
-	if err := RefuseOtherTypes(ctx, cl, groups, OpApply); err != nil {
+	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
 		return nil, err
 	}
 	gs, err := ReadGroups(ctx, cl, groups)

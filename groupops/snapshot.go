@@ -119,7 +119,7 @@ func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 	if err != nil {
 		return nil, err
 	}
-	if err := RefuseOtherTypes(ctx, cl, groups, OpDescribe); err != nil {
+	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
 		return nil, err
 	}
 	progress("describing groups")
