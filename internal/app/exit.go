@@ -75,7 +75,8 @@ func ExitCode(ctx context.Context, err error) int {
 	var re *groupops.RefusedError
 	var ote *groupops.OtherTypeError
 	var sme *groupops.SourceMissingError
-	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) {
+	var nsg *groupops.NoShareGroupsError
+	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) {
 		return ExitRefused
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {

@@ -1,0 +1,55 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/internal/schematest"
+)
+
+// describe of a share group: type share, its member and assignment, the
+// START-OFFSET table; JSON has startOffset where the share-partition is
+// initialised and no committed offsets.
+func TestDescribeShareGroup(t *testing.T) {
+	f := newResetFixture(t)
+	share := kafkatest.UniqueName(t, "share")
+	f.e.ShareGroupMember(t, share, f.topic)
+
+	r := kcgOn(t, f.e, "describe", share, "-o", "json").MustCode(t, 0)
+	var doc struct {
+		Groups []struct {
+			Group   string
+			Type    *string
+			State   *string
+			Members []struct {
+				MemberID    string
+				Assignments []struct{ Topic string }
+			}
+			Offsets []map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	if len(doc.Groups) != 1 || doc.Groups[0].Type == nil || *doc.Groups[0].Type != "share" || len(doc.Groups[0].Members) != 1 {
+		t.Fatalf("describe -o json:\n%s", r.Stdout)
+	}
+	for _, o := range doc.Groups[0].Offsets {
+		if o["committedOffset"] != nil {
+			t.Fatalf("a share group with a committed offset: %v", o)
+		}
+	}
+	schematest.MustMatch(t, "GroupDescriptionList", r.Stdout, false)
+	schematest.MustMatch(t, "GroupDescriptionList", kcgOn(t, f.e, "describe", share, "-o", "yaml").MustCode(t, 0).Stdout, true)
+	// Mixed with a consumer group: both tables.
+	r = kcgOn(t, f.e, "describe", f.group, share).MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "CURRENT-OFFSET") {
+		t.Fatalf("describe table:\n%s", r.Stdout)
+	}
+	r = kcgOn(t, f.e, "describe", share, "--members").MustCode(t, 0)
+	if len(rows(r.Stdout, share)) != 1 {
+		t.Fatalf("describe --members:\n%s", r.Stdout)
+	}
+}

@@ -1,0 +1,112 @@
+package groupops
+
+import (
+	"context"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/vocab"
+)
+
+// Share groups (KIP-932): the FamilyShare code of the dispatch
+// (dispatch.go). A share group has no committed offsets: each
+// share-partition has a start offset (the first record not yet
+// delivered-and-acknowledged), which kcg reads, plans and resets as the
+// Java kafka-share-groups.sh does.
+
+// NoShareGroupsError is a cluster without the share-group APIs (3.9, 4.0,
+// or share groups off). Exit 3: nothing was written.
+type NoShareGroupsError = kafkaadmin.NoShareGroupsError
+
+// ShareGroup is one share group as describe, plan and apply read it.
+type ShareGroup struct {
+	Desc    kafkaadmin.ShareGroupDescription
+	Offsets map[TopicPartition]kafkaadmin.ShareOffset
+	Invalid map[TopicPartition]error
+	// Err is why the group could not be read.
+	Err error
+}
+
+// Name is the group id.
+func (g ShareGroup) Name() string { return g.Desc.Group }
+
+// Exists reports whether the cluster has the group: described, or with
+// share-partition state.
+func (g ShareGroup) Exists() bool { return g.Desc.Exists || len(g.Offsets) > 0 }
+
+// ShareSnapshot is what describe shows of share groups: the groups and
+// the log bounds of their partitions.
+type ShareSnapshot struct {
+	Cluster kafkaadmin.ClusterInfo
+	Groups  []ShareGroup
+	Bounds  map[TopicPartition]LogBounds
+}
+
+// ReadShareGroups describes groups (ShareGroupDescribe) and reads their
+// start offsets (DescribeShareGroupOffsets): two coordinator-routed
+// phases, in the order given.
+func ReadShareGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]ShareGroup, error) {
+	descs, err := cl.DescribeShareGroups(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	offs, err := cl.ShareGroupStartOffsets(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ShareGroup, len(groups))
+	for i := range groups {
+		g := ShareGroup{Desc: descs[i], Offsets: offs[i].Offsets, Invalid: offs[i].Invalid}
+		switch {
+		case descs[i].Err != nil:
+			g.Err = descs[i].Err
+		case offs[i].Err != nil:
+			g.Err = offs[i].Err
+		}
+		if g.Desc.Group == "" {
+			g.Desc.Group = groups[i]
+		}
+		out[i] = g
+	}
+	return out, nil
+}
+
+// Partitions are the partitions a share group is assigned or has a start
+// offset for, sorted.
+func (g ShareGroup) Partitions() []TopicPartition {
+	var tps []TopicPartition
+	for tp := range g.Offsets {
+		tps = append(tps, tp)
+	}
+	for _, m := range g.Desc.Members {
+		for _, a := range m.Assignment {
+			for _, p := range a.Partitions {
+				tps = append(tps, TopicPartition{Topic: a.Topic, Partition: p})
+			}
+		}
+	}
+	return vocab.SortedPartitions(tps)
+}
+
+// DescribeShare reads share groups and the log bounds of their
+// partitions: what describe shows of them.
+func DescribeShare(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string)) (*ShareSnapshot, error) {
+	info, err := cl.Cluster(ctx)
+	if err != nil {
+		return nil, err
+	}
+	progress("describing share groups")
+	gs, err := ReadShareGroups(ctx, cl, groups)
+	if err != nil {
+		return nil, err
+	}
+	var tps []TopicPartition
+	for _, g := range gs {
+		tps = append(tps, g.Partitions()...)
+	}
+	progress("listing log offsets")
+	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps))
+	if err != nil {
+		return nil, err
+	}
+	return &ShareSnapshot{Cluster: info, Groups: gs, Bounds: bounds}, nil
+}
