@@ -36,11 +36,7 @@ func TestShareGroupRefused(t *testing.T) {
 		t.Fatalf("list --type classic,consumer shows the share group:\n%s", r.Stdout)
 	}
 
-	out := f.path("share.yaml")
 	for _, args := range [][]string{
-		{"plan", share, "--topic", f.topic, "--to-earliest", "--out", out},
-		{"plan", share, "--topic", f.topic, "--to-earliest", "--out", out, "--allow-new-group"},
-		{"plan", f.group, "--topic", f.topic, "--to-group", share, "--out", out},
 		{"delete", "--yes", share},
 		{"delete-offsets", "--yes", share, "--topic", f.topic},
 	} {

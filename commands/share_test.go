@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -52,4 +53,39 @@ func TestDescribeShareGroup(t *testing.T) {
 	if len(rows(r.Stdout, share)) != 1 {
 		t.Fatalf("describe --members:\n%s", r.Stdout)
 	}
+}
+
+// plan of a share group: the plan file's entry has type share, current
+// is the start offset; --to-group is refused (share groups have no
+// committed offsets to copy); the delete commands and apply without a
+// share branch still refuse it.
+func TestPlanShareGroup(t *testing.T) {
+	f := newResetFixture(t)
+	share := kafkatest.UniqueName(t, "share")
+	f.e.ShareGroupMember(t, share, f.topic)
+	out := f.path("share.yaml")
+	r := kcgOn(t, f.e, "plan", share, "--topic", f.topic, "--to-offset", "3", "--out", out).MustCode(t, 0)
+	data := readFile(t, out)
+	schematest.MustMatch(t, "OffsetResetPlan", data, true)
+	if !strings.Contains(data, "type: share") || !strings.Contains(data, "target: 3") {
+		t.Fatalf("plan:\n%s\nstderr %s", data, r.Stderr)
+	}
+	r = kcgOn(t, f.e, "plan", share, "--topic", f.topic, "--to-group", f.group, "--out", f.path("tg.yaml")).MustCode(t, 64)
+	oneLine(t, r.Stderr, "share group", "--to-group")
+	r = kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-group", share, "--out", f.path("tg.yaml")).MustCode(t, 64)
+	oneLine(t, r.Stderr, "group "+share+" is a share group", "--to-group")
+	// --all-groups --type share takes it, and the consumer group not.
+	r = kcgOn(t, f.e, "plan", "--all-groups", "--type", "share", "--topic", f.topic, "--to-earliest", "--out", "-").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "group: "+share) || strings.Contains(r.Stdout, "group: "+f.group) {
+		t.Fatalf("plan --all-groups --type share:\n%s", r.Stdout)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

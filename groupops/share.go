@@ -2,8 +2,10 @@ package groupops
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -109,4 +111,53 @@ func DescribeShare(ctx context.Context, cl *kafkaadmin.Client, groups []string, 
 		return nil, err
 	}
 	return &ShareSnapshot{Cluster: info, Groups: gs, Bounds: bounds}, nil
+}
+
+// ShareStrategyError is a strategy share groups do not have: --to-group
+// copies committed offsets, and a share group has none. Exit 64.
+type ShareStrategyError struct {
+	Group, Strategy string
+}
+
+func (e *ShareStrategyError) Error() string {
+	return fmt.Sprintf("group %s is a share group: --%s copies committed offsets, and share groups have start offsets instead; use --to-offset, --from-file or another strategy; no plan was written", e.Group, e.Strategy)
+}
+
+// sharePlanInputs reads the groups of a plan that holds share groups:
+// the share groups' start offsets are their "current" offsets. The
+// consumer groups among them are read as usual (one plan may hold both,
+// each entry with its type).
+func sharePlanInputs(ctx context.Context, cl *kafkaadmin.Client, typed Typed) ([]resetplan.GroupSnapshot, error) {
+	consumer := typed.Of(FamilyConsumer)
+	var snaps []resetplan.GroupSnapshot
+	if len(consumer) > 0 {
+		if err := RefuseOtherTypes(ctx, cl, consumer); err != nil {
+			return nil, err
+		}
+		gs, err := ReadGroups(ctx, cl, consumer)
+		if err != nil {
+			return nil, err
+		}
+		if snaps, err = planInputs(gs); err != nil {
+			return nil, err
+		}
+	}
+	share, err := ReadShareGroups(ctx, cl, typed.Of(FamilyShare))
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range share {
+		if g.Err != nil {
+			return nil, fmt.Errorf("group %s: %w", g.Name(), g.Err)
+		}
+		snap := resetplan.GroupSnapshot{Group: g.Name(), Type: vocab.TypeShare, State: g.Desc.State, Members: len(g.Desc.Members), Committed: map[TopicPartition]int64{}}
+		for tp, o := range g.Offsets {
+			snap.Committed[tp] = o.StartOffset
+		}
+		for tp := range g.Invalid {
+			snap.Uncommitted = append(snap.Uncommitted, tp)
+		}
+		snaps = append(snaps, snap)
+	}
+	return snaps, nil
 }

@@ -85,6 +85,10 @@ func ExitCode(ctx context.Context, err error) int {
 	if errors.Is(err, connconfig.ErrNoBootstrap) {
 		return ExitUsage
 	}
+	var sse *groupops.ShareStrategyError
+	if errors.As(err, &sse) {
+		return ExitUsage
+	}
 	var upe *connconfig.UnknownProfileError
 	if errors.As(err, &upe) {
 		return ExitUsage
