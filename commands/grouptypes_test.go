@@ -74,10 +74,10 @@ func TestApplyRefusesGroupReusedAsShare(t *testing.T) {
 	kcgOn(t, f.e, "plan", id, "--topic", f.topic, "--to-earliest", "--allow-new-group", "--out", out).MustCode(t, 0)
 	f.e.ShareGroupMember(t, id, f.topic)
 	r := kcgOn(t, f.e, "apply", out).MustCode(t, 3)
-	oneLine(t, r.Stderr, "group "+id+" is a share group", "kafka-share-groups.sh")
+	oneLine(t, r.Stderr, "group "+id+" was planned as a consumer group and is a share group now", "nothing was written")
 	if got := f.e.Committed(t, id); len(got) != 0 {
 		t.Fatalf("apply committed %v for a share group", got)
 	}
 	r = kcgOn(t, f.e, "diff", out).MustCode(t, 3)
-	oneLine(t, r.Stderr, "kafka-share-groups.sh")
+	oneLine(t, r.Stderr, "planned as a consumer group and is a share group now")
 }

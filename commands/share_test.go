@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -88,4 +89,47 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// apply of a share-group plan while the group has a member: exit 3,
+// nothing written (the start offsets read back unchanged).
+func TestApplyShareGroupActive(t *testing.T) {
+	f := newResetFixture(t)
+	share := kafkatest.UniqueName(t, "share")
+	f.e.ShareGroupMember(t, share, f.topic)
+	out := f.path("share.yaml")
+	kcgOn(t, f.e, "plan", share, "--topic", f.topic, "--to-offset", "3", "--out", out).MustCode(t, 0)
+	before := kcgOn(t, f.e, "describe", share, "-o", "json").MustCode(t, 0).Stdout
+	r := kcgOn(t, f.e, "apply", out).MustCode(t, 3)
+	oneLine(t, r.Stderr, share)
+	after := kcgOn(t, f.e, "describe", share, "-o", "json").MustCode(t, 0).Stdout
+	if startOffsets(t, before) != startOffsets(t, after) {
+		t.Fatalf("apply refused but the start offsets moved: %s -> %s", startOffsets(t, before), startOffsets(t, after))
+	}
+}
+
+// startOffsets are a describe document's start offsets, as text.
+func startOffsets(t *testing.T, doc string) string {
+	t.Helper()
+	var d struct {
+		Groups []struct {
+			Offsets []struct {
+				Topic       string
+				Partition   int32
+				StartOffset *int64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, g := range d.Groups {
+		for _, o := range g.Offsets {
+			if o.StartOffset != nil {
+				fmt.Fprintf(&b, "%s/%d=%d ", o.Topic, o.Partition, *o.StartOffset)
+			}
+		}
+	}
+	return b.String()
 }

@@ -66,7 +66,7 @@ const (
 // A family or operation missing here is refused with *OtherTypeError.
 var handled = map[Family][]Op{
 	FamilyConsumer: {OpDescribe, OpPlan, OpApply, OpDelete, OpDeleteOffsets},
-	FamilyShare:    {OpDescribe, OpPlan},
+	FamilyShare:    {OpDescribe, OpPlan, OpApply},
 	FamilyStreams:  {},
 }
 
@@ -125,6 +125,12 @@ func (t Typed) FamilyOf(id string) Family {
 		return f
 	}
 	return FamilyConsumer
+}
+
+// listed reports whether the cluster listed id (with a type).
+func (t Typed) listed(id string) bool {
+	_, ok := t.family[id]
+	return ok
 }
 
 // Only reports whether every group is of family f.

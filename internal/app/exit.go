@@ -76,7 +76,8 @@ func ExitCode(ctx context.Context, err error) int {
 	var ote *groupops.OtherTypeError
 	var sme *groupops.SourceMissingError
 	var nsg *groupops.NoShareGroupsError
-	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) {
+	var tme *groupops.TypeMismatchError
+	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) || errors.As(err, &tme) {
 		return ExitRefused
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
