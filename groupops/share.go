@@ -24,6 +24,8 @@ type ShareGroup struct {
 	Desc    kafkaadmin.ShareGroupDescription
 	Offsets map[TopicPartition]kafkaadmin.ShareOffset
 	Invalid map[TopicPartition]error
+	// Uninitialized are share-partitions without a start offset yet.
+	Uninitialized []TopicPartition
 	// Err is why the group could not be read.
 	Err error
 }
@@ -57,7 +59,7 @@ func ReadShareGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string
 	}
 	out := make([]ShareGroup, len(groups))
 	for i := range groups {
-		g := ShareGroup{Desc: descs[i], Offsets: offs[i].Offsets, Invalid: offs[i].Invalid}
+		g := ShareGroup{Desc: descs[i], Offsets: offs[i].Offsets, Invalid: offs[i].Invalid, Uninitialized: offs[i].Uninitialized}
 		switch {
 		case descs[i].Err != nil:
 			g.Err = descs[i].Err
@@ -75,7 +77,7 @@ func ReadShareGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string
 // Partitions are the partitions a share group is assigned or has a start
 // offset for, sorted.
 func (g ShareGroup) Partitions() []TopicPartition {
-	var tps []TopicPartition
+	tps := append([]TopicPartition(nil), g.Uninitialized...)
 	for tp := range g.Offsets {
 		tps = append(tps, tp)
 	}
@@ -154,6 +156,9 @@ func sharePlanInputs(ctx context.Context, cl *kafkaadmin.Client, typed Typed) ([
 		for tp, o := range g.Offsets {
 			snap.Committed[tp] = o.StartOffset
 		}
+		// In --all-topics' scope without a current offset, as the Java
+		// tool keeps them.
+		snap.Uncommitted = append(snap.Uncommitted, g.Uninitialized...)
 		for tp := range g.Invalid {
 			snap.Uncommitted = append(snap.Uncommitted, tp)
 		}

@@ -68,6 +68,10 @@ type ShareGroupOffsets struct {
 	Offsets map[TopicPartition]ShareOffset
 	// Invalid are partitions the broker answered with an error.
 	Invalid map[TopicPartition]error
+	// Uninitialized are share-partitions the group has but whose start
+	// offset is not set yet (-1: no record fetched since it joined);
+	// the Java tool shows them with "-". Sorted.
+	Uninitialized []TopicPartition
 	Err     error
 }
 
@@ -232,8 +236,9 @@ func shareOffsetsOf(v int16, g kmsg.DescribeShareGroupOffsetsResponseGroup) Shar
 				o.Invalid[tp] = e
 				continue
 			}
-			// -1: the share-partition is not initialised (nothing to show).
+			// -1: the share-partition is not initialised.
 			if p.StartOffset < 0 {
+				o.Uninitialized = append(o.Uninitialized, tp)
 				continue
 			}
 			so := ShareOffset{StartOffset: p.StartOffset, LeaderEpoch: p.LeaderEpoch}
