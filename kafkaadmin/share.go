@@ -72,7 +72,7 @@ type ShareGroupOffsets struct {
 	// offset is not set yet (-1: no record fetched since it joined);
 	// the Java tool shows them with "-". Sorted.
 	Uninitialized []TopicPartition
-	Err     error
+	Err           error
 }
 
 func (c *Client) sharePick(ctx context.Context, req kmsg.Request, max int16, api string) (int16, error) {
