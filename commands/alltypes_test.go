@@ -36,3 +36,20 @@ func TestPlanAllGroupsType(t *testing.T) {
 		oneLine(t, r.Stderr, "--type")
 	}
 }
+
+// On a cluster without share groups (3.9, 4.0: the version suites of
+// .ci/run) a share command says so in one line, exit 3; with them, the
+// same command plans (no share group here: nothing to plan, exit 3 too,
+// but another line).
+func TestPlanShareTypeWithoutShareGroups(t *testing.T) {
+	f := newResetFixture(t)
+	r := kcgOn(t, f.e, "plan", "--all-groups", "--type", "share", "--topic", f.topic, "--to-earliest", "--out", "-")
+	if f.e.HasShareGroups(t) {
+		if strings.Contains(r.Stderr, "has no share groups") {
+			t.Fatalf("a cluster with share groups said it has none: %q", r.Stderr)
+		}
+		return
+	}
+	r.MustCode(t, 3)
+	oneLine(t, r.Stderr, "the cluster has no share groups", "Kafka 4.1")
+}

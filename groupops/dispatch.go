@@ -208,6 +208,17 @@ func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string)
 	if types == nil {
 		types = DefaultAllGroupsTypes
 	}
+	if slices.Contains(types, vocab.TypeShare) {
+		// --type share on a cluster without share groups (3.9, 4.0):
+		// say so rather than plan nothing.
+		ok, err := cl.HasShareGroups(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			return nil, 0, &NoShareGroupsError{API: "ShareGroupDescribe"}
+		}
+	}
 	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
 	if err != nil {
 		return nil, 0, err

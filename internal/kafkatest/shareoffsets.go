@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -50,4 +51,22 @@ func (e *Env) ShareStartOffsets(t testing.TB, group string) map[string]map[int32
 		return nil
 	})
 	return out
+}
+
+// HasShareGroups reports whether the cluster has the share-group APIs
+// (ShareGroupDescribe): 4.1 and later, and kfake.
+func (e *Env) HasShareGroups(t testing.TB) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, e.kgoClient(t))
+	if err != nil {
+		t.Fatalf("kafkatest: ApiVersions: %v", err)
+	}
+	for _, k := range res.ApiKeys {
+		if k.ApiKey == int16(kmsg.ShareGroupDescribe) {
+			return true
+		}
+	}
+	return false
 }
