@@ -37,7 +37,6 @@ func TestShareGroupRefused(t *testing.T) {
 	}
 
 	for _, args := range [][]string{
-		{"delete", "--yes", share},
 		{"delete-offsets", "--yes", share, "--topic", f.topic},
 	} {
 		r := kcgOn(t, f.e, args...).MustCode(t, 3)

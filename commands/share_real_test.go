@@ -123,3 +123,28 @@ func waitShareState(t *testing.T, e *kafkatest.Env, group, state string) {
 		time.Sleep(500 * time.Millisecond)
 	}
 }
+
+// kcg delete of an Empty share group on the real broker: the undo plan
+// (type share, the start offsets) is written first, then the group is
+// gone, as the broker lists it.
+func TestShareGroupDelete(t *testing.T) {
+	f := newResetFixture(t)
+	if !f.e.Real {
+		t.Skip("real broker only: kfake drops a share group once its member leaves")
+	}
+	share := kafkatest.UniqueName(t, "share")
+	m := f.e.ShareGroupMember(t, share, f.topic)
+	waitShareOffsets(t, f.e, share, f.topic, 2)
+	m.Stop()
+	waitShareState(t, f.e, share, "Empty")
+	r := kcgOn(t, f.e, "delete", "--yes", share).MustCode(t, 0)
+	if !strings.Contains(r.Stderr, "undo plan written to") {
+		t.Fatalf("delete: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	if typ, ok := f.e.GroupTypes(t)[share]; ok {
+		t.Fatalf("the share group is still listed (type %s)", typ)
+	}
+	if got := f.e.ShareStartOffsets(t, share); len(got) != 0 {
+		t.Fatalf("start offsets after delete: %v", got)
+	}
+}

@@ -133,3 +133,19 @@ func startOffsets(t *testing.T, doc string) string {
 	}
 	return b.String()
 }
+
+// kcg delete of a share group with a member: the broker refuses
+// (NON_EMPTY_GROUP), the group stays (kfake; the real broker deletes an
+// Empty one in TestShareGroupDelete).
+func TestDeleteShareGroupActive(t *testing.T) {
+	f := newResetFixture(t)
+	share := kafkatest.UniqueName(t, "share")
+	f.e.ShareGroupMember(t, share, f.topic)
+	r := kcgOn(t, f.e, "delete", "--yes", share).MustCode(t, 1)
+	if !strings.Contains(r.Stdout+r.Stderr, share) {
+		t.Fatalf("delete: stdout %q stderr %q", r.Stdout, r.Stderr)
+	}
+	if typ := f.e.GroupTypes(t)[share]; typ != "share" {
+		t.Fatalf("the share group is gone (type %q)", typ)
+	}
+}

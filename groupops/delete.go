@@ -27,8 +27,9 @@ func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	// DeleteGroups deletes share and streams groups too: refuse them.
-	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+	// DeleteGroups deletes groups of any type: only the families whose
+	// delete the dispatch has (consumer, share) go.
+	if _, err := Classify(ctx, cl, groups, OpDelete); err != nil {
 		return nil, err
 	}
 	res, err := cl.DeleteGroups(ctx, groups)
