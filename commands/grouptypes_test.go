@@ -36,12 +36,6 @@ func TestShareGroupRefused(t *testing.T) {
 		t.Fatalf("list --type classic,consumer shows the share group:\n%s", r.Stdout)
 	}
 
-	for _, args := range [][]string{
-		{"delete-offsets", "--yes", share, "--topic", f.topic},
-	} {
-		r := kcgOn(t, f.e, args...).MustCode(t, 3)
-		oneLine(t, r.Stderr, "group "+share+" is a share group", "kafka-share-groups.sh", "nothing was written")
-	}
 	// Drop-in mode refuses too, in the Java tool's error layout.
 	for _, args := range [][]string{
 		{"--describe", "--group", share},

@@ -217,6 +217,11 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.request.Strategy.Type == resetplan.StrategyDeleteOffsets {
+		if err := groupops.ShareWholeTopics(snaps, o.request.Scope.Topics); err != nil {
+			return err
+		}
+	}
 	progress.say("resolving the targets of " + vocab.Count(len(snaps), "group"))
 	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, snaps, o.request)
 	if err != nil {

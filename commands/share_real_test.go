@@ -148,3 +148,44 @@ func TestShareGroupDelete(t *testing.T) {
 		t.Fatalf("start offsets after delete: %v", got)
 	}
 }
+
+// kcg delete-offsets of an Empty share group on the real broker: the undo
+// plan first, then the topic's share-partition state is gone (franz-go
+// reads no start offset), and the undo plan sets it again.
+func TestShareGroupDeleteOffsets(t *testing.T) {
+	f := newResetFixture(t)
+	if !f.e.Real {
+		t.Skip("real broker only: kfake drops a share group once its member leaves")
+	}
+	share := kafkatest.UniqueName(t, "share")
+	m := f.e.ShareGroupMember(t, share, f.topic)
+	waitShareOffsets(t, f.e, share, f.topic, 2)
+	m.Stop()
+	waitShareState(t, f.e, share, "Empty")
+	before := f.e.ShareStartOffsets(t, share)[f.topic]
+	r := kcgOn(t, f.e, "delete-offsets", "--yes", share, "--topic", f.topic).MustCode(t, 0)
+	undo := undoPath(t, r.Stderr)
+	if got := f.e.ShareStartOffsets(t, share)[f.topic]; len(got) != 0 {
+		t.Fatalf("start offsets after delete-offsets: %v\n%s", got, r.Stderr)
+	}
+	data := readFile(t, undo)
+	if !strings.Contains(data, "type: share") {
+		t.Fatalf("undo plan:\n%s", data)
+	}
+	kcgOn(t, f.e, "apply", undo, "--rollback-out", f.path("undo-rb.yaml")).MustCode(t, 0)
+	if got := f.e.ShareStartOffsets(t, share)[f.topic]; !maps.Equal(got, before) {
+		t.Fatalf("after the undo plan, start offsets %v, want %v", got, before)
+	}
+}
+
+// undoPath is the undo plan a delete named on stderr.
+func undoPath(t *testing.T, stderr string) string {
+	t.Helper()
+	const marker = "undo plan written to "
+	i := strings.Index(stderr, marker)
+	if i < 0 {
+		t.Fatalf("no undo plan named: %q", stderr)
+	}
+	rest := stderr[i+len(marker):]
+	return strings.TrimSuffix(strings.Fields(rest)[0], ":")
+}

@@ -149,3 +149,21 @@ func TestDeleteShareGroupActive(t *testing.T) {
 		t.Fatalf("the share group is gone (type %q)", typ)
 	}
 }
+
+// delete-offsets of a share group deletes whole topics only: a partition
+// list is exit 64 with one line, before any undo plan; nothing deleted.
+func TestDeleteOffsetsSharePartitionsRefused(t *testing.T) {
+	f := newResetFixture(t)
+	share := kafkatest.UniqueName(t, "share")
+	f.e.ShareGroupMember(t, share, f.topic)
+	for _, args := range [][]string{
+		{"delete-offsets", "--yes", share, "--topic", f.topic + ":0"},
+		{"plan", share, "--delete-offsets", "--topic", f.topic + ":0,1", "--out", f.path("d.yaml")},
+	} {
+		r := kcgOn(t, f.e, args...).MustCode(t, 64)
+		oneLine(t, r.Stderr, "share group", "whole topics only", "--topic "+f.topic+" without partitions")
+		if strings.Contains(r.Stderr, "undo plan") {
+			t.Fatalf("%q wrote an undo plan: %q", args, r.Stderr)
+		}
+	}
+}

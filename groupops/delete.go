@@ -125,8 +125,12 @@ func (p PartitionDeletion) Name() string {
 // one: nothing was deleted.
 func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
 	r := OffsetDeletion{Group: group}
-	if err := RefuseOtherTypes(ctx, cl, []string{group}); err != nil {
+	typed, err := Classify(ctx, cl, []string{group}, OpDeleteOffsets)
+	if err != nil {
 		return r, err
+	}
+	if typed.FamilyOf(group) == FamilyShare {
+		return deleteShareOffsets(ctx, cl, group, specs)
 	}
 	var whole []string
 	for _, ts := range specs {

@@ -66,7 +66,7 @@ const (
 // A family or operation missing here is refused with *OtherTypeError.
 var handled = map[Family][]Op{
 	FamilyConsumer: {OpDescribe, OpPlan, OpApply, OpDelete, OpDeleteOffsets},
-	FamilyShare:    {OpDescribe, OpPlan, OpApply, OpDelete},
+	FamilyShare:    {OpDescribe, OpPlan, OpApply, OpDelete, OpDeleteOffsets},
 	FamilyStreams:  {},
 }
 

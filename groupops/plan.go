@@ -183,6 +183,11 @@ func PlanDelete(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ
 	if typ == resetplan.StrategyDeleteOffsets {
 		r.Scope = resetplan.Scope{AllTopics: true}
 	}
+	if typ == resetplan.StrategyDeleteOffsets {
+		if err := ShareWholeTopics(snaps, specs); err != nil {
+			return nil, nil, err
+		}
+	}
 	plan, warnings, err := BuildPlan(ctx, cl, info, snaps, r)
 	if err != nil {
 		return nil, nil, err

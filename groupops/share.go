@@ -2,6 +2,7 @@ package groupops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -165,4 +166,62 @@ func sharePlanInputs(ctx context.Context, cl *kafkaadmin.Client, typed Typed) ([
 		snaps = append(snaps, snap)
 	}
 	return snaps, nil
+}
+
+// ShareWholeTopicsError is a delete-offsets of a share group with a
+// partition list: DeleteShareGroupOffsets deletes whole topics only.
+// Exit 64, nothing deleted.
+type ShareWholeTopicsError struct {
+	Group, Topic string
+}
+
+func (e *ShareWholeTopicsError) Error() string {
+	return fmt.Sprintf("group %s is a share group: its offsets are deleted for whole topics only; give --topic %s without partitions; nothing was deleted", e.Group, e.Topic)
+}
+
+// ShareWholeTopics refuses a partition list for a share group's
+// delete-offsets (plan --delete-offsets and the delete-offsets shortcut).
+func ShareWholeTopics(snaps []resetplan.GroupSnapshot, specs []resetplan.TopicSpec) error {
+	for _, g := range snaps {
+		if g.Type != vocab.TypeShare {
+			continue
+		}
+		for _, ts := range specs {
+			if ts.Partitions != nil {
+				return &ShareWholeTopicsError{Group: g.Group, Topic: ts.Topic}
+			}
+		}
+	}
+	return nil
+}
+
+// deleteShareOffsets is DeleteOffsets for a share group: the
+// share-partition state of whole topics (DeleteShareGroupOffsets; the
+// broker refuses a group with members), one outcome per topic.
+func deleteShareOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
+	r := OffsetDeletion{Group: group}
+	var topics []string
+	for _, ts := range specs {
+		if ts.Partitions != nil {
+			return r, &ShareWholeTopicsError{Group: group, Topic: ts.Topic}
+		}
+		topics = append(topics, ts.Topic)
+	}
+	topics = vocab.Dedupe(topics)
+	res, err := cl.DeleteShareGroupStartOffsets(ctx, group, topics)
+	if err != nil {
+		var ke *kafkaadmin.KafkaError
+		if !errors.As(err, &ke) {
+			return r, err
+		}
+		r.GroupErr = err
+	}
+	for _, t := range topics {
+		e := r.GroupErr
+		if e == nil {
+			e = res[t]
+		}
+		r.Partitions = append(r.Partitions, PartitionDeletion{Topic: t, Err: e})
+	}
+	return r, nil
 }

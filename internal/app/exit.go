@@ -87,7 +87,8 @@ func ExitCode(ctx context.Context, err error) int {
 		return ExitUsage
 	}
 	var sse *groupops.ShareStrategyError
-	if errors.As(err, &sse) {
+	var swt *groupops.ShareWholeTopicsError
+	if errors.As(err, &sse) || errors.As(err, &swt) {
 		return ExitUsage
 	}
 	var upe *connconfig.UnknownProfileError
