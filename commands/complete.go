@@ -305,7 +305,7 @@ func flagValueCompletion(c completion, cmd *cli.Command, f cli.Flag, cur string)
 	case name == "state" && cmd.Name == "list":
 		c.words = vocab.States
 		c.listPrefix, c.used = listSoFar(cur)
-	case name == "type" && cmd.Name == "list":
+	case name == "type" && (cmd.Name == "list" || cmd.Name == "plan"):
 		c.words = append(slices.Clone(groupops.ListTypes), groupops.TypeAll)
 		c.listPrefix, c.used = listSoFar(cur)
 		if c.listPrefix != "" {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
@@ -134,7 +136,15 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	if err != nil {
 		return err
 	}
-	snap, err := groupops.Describe(ctx, cl, groups, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say})
+	typed, err := groupops.Classify(ctx, cl, groups, groupops.OpDescribe)
+	if err != nil {
+		return err
+	}
+	snap, err := groupops.Describe(ctx, cl, typed.Committed(), groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say})
+	if err != nil {
+		return err
+	}
+	share, failed, err := describeShareGroups(ctx, cl, s, o, typed.Of(groupops.FamilyShare), progress.say)
 	if err != nil {
 		return err
 	}
@@ -142,8 +152,11 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	warnTimeLagErrors(s, snap)
 	warnRetentionErrors(s, snap)
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
+	if len(share) > 0 {
+		doc.Groups = append(doc.Groups, share...)
+		doc.Sort()
+	}
 
-	failed := 0
 	var idle []string // Empty groups: one line for all (NoActiveMembersSummary)
 	for _, g := range sortedByName(snap.Groups) {
 		switch {
@@ -190,6 +203,37 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 		return app.Silent(app.ExitBreach)
 	}
 	return nil
+}
+
+// describeShareGroups reads the share groups of a describe (the
+// FamilyShare branch of the dispatch) and returns their document entries
+// and how many could not be described (each said on one stderr line).
+func describeShareGroups(ctx context.Context, cl *kafkaadmin.Client, s Streams, o describeOptions, groups []string, progress func(string)) ([]output.GroupDescription, int, error) {
+	if len(groups) == 0 {
+		return nil, 0, nil
+	}
+	snap, err := groupops.DescribeShare(ctx, cl, groups, progress)
+	if err != nil {
+		return nil, 0, err
+	}
+	var filter func(vocab.TopicPartition) bool
+	if len(o.topics) > 0 {
+		filter = func(tp vocab.TopicPartition) bool {
+			return slices.ContainsFunc(o.topics, func(ts resetplan.TopicSpec) bool { return ts.Covers(tp) })
+		}
+	}
+	failed := 0
+	for _, g := range snap.Groups {
+		switch {
+		case g.Err != nil:
+			fmt.Fprintf(s.Err, "kcg: group %s: %s\n", g.Name(), vocab.OneLine(g.Err.Error()))
+			failed++
+		case !g.Exists():
+			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name()))
+			failed++
+		}
+	}
+	return output.ShareGroupDescriptionsOf(snap, filter), failed, nil
 }
 
 // unmatchedTopics are the --topic values (as T or T:P,P) that cover no

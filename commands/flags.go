@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/kcg-dev/kcg/connconfig"
@@ -184,6 +185,11 @@ var errNoGroups = errors.New("no groups given: name groups or use --all-groups")
 type groupScope struct {
 	groups []string
 	all    bool
+	// types are the group types --all-groups takes (--type; nil: the
+	// default, consumer groups: groupops.DefaultAllGroupsTypes).
+	types []string
+	// hasType is a command with --type (plan).
+	hasType bool
 }
 
 func groupScopeFrom(c *cli.Context) (groupScope, error) {
@@ -194,20 +200,51 @@ func groupScopeFrom(c *cli.Context) (groupScope, error) {
 	if !s.all && len(s.groups) == 0 {
 		return s, app.Usagef("%s", errNoGroups)
 	}
+	if s.hasType = hasFlag(c, "type"); s.hasType && c.IsSet("type") {
+		if !s.all {
+			return s, app.Usagef("--type chooses the group types of --all-groups: named groups are taken as they are; drop --type")
+		}
+		var err error
+		if s.types, err = groupops.ParseAllGroupsTypes(c.String("type")); err != nil {
+			return s, app.Usagef("%s", err)
+		}
+	}
 	return s, nil
 }
 
-// resolve returns the group ids: the named ones, or every consumer group.
-// For --all-groups it says on notes how many share, streams or other
-// groups it left out: kcg manages consumer groups only.
+// hasFlag reports whether c's command defines flag name.
+func hasFlag(c *cli.Context, name string) bool {
+	if c.Command == nil {
+		return false
+	}
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve returns the group ids: the named ones, or every group of the
+// types --all-groups takes (without --type: every consumer group). For
+// --all-groups it says on notes how many share, streams or other groups
+// it left out.
 func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer) ([]string, error) {
 	if !s.all {
 		return s.groups, nil
 	}
-	ids, others, err := groupops.AllGroupIDs(ctx, cl)
+	ids, others, err := groupops.GroupIDsOfTypes(ctx, cl, s.types)
 	if err == nil && others > 0 {
-		fmt.Fprintf(notes, "note: --all-groups leaves out %d %s that %s not consumer groups (share, streams); kcg list --type all shows them\n",
-			others, plural(others, "group", "groups"), plural(others, "is", "are"))
+		how := "kcg list --type all shows them"
+		if s.hasType {
+			how += "; --type names the types to take (e.g. --type share)"
+		}
+		what := "not consumer groups (share, streams)"
+		if s.types != nil {
+			what = "of other types than --type " + strings.Join(s.types, ",")
+		}
+		fmt.Fprintf(notes, "note: --all-groups leaves out %d %s that %s %s; %s\n",
+			others, plural(others, "group", "groups"), plural(others, "is", "are"), what, how)
 	}
 	return ids, err
 }

@@ -94,7 +94,8 @@ type planOptions struct {
 func planCommand(s Streams) *cli.Command {
 	flags := []cli.Flag{
 		groupFlag(),
-		&cli.BoolFlag{Name: "all-groups", Usage: "plan every consumer group (share and streams groups are left out, with a note)"},
+		&cli.BoolFlag{Name: "all-groups", Usage: "plan every group of the --type types (default: consumer groups; share and streams groups are left out, with a note)"},
+		&cli.StringFlag{Name: "type", Usage: "with --all-groups: the group `TYPES` to take, comma-separated from classic, consumer, share, streams, or all (default classic,consumer)"},
 		&cli.BoolFlag{Name: "all-topics", Usage: "scope: every partition the group has a committed offset for"},
 		&cli.StringSliceFlag{Name: "topic", Usage: "scope: topic `T` (all partitions) or T:0,2 (repeatable)"},
 	}
@@ -244,6 +245,11 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, &o.request.Strategy)
 	if err != nil {
 		return err
+	}
+	if o.request.Strategy.Type == resetplan.StrategyDeleteOffsets {
+		if err := groupops.ShareWholeTopics(snaps, o.request.Scope.Topics); err != nil {
+			return err
+		}
 	}
 	progress.say("resolving the targets of " + vocab.Count(len(snaps), "group"))
 	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, snaps, o.request)

@@ -40,6 +40,11 @@ func (d *dropIn) resetOffsets() error {
 		return err
 	}
 	defer done()
+	// kafka-consumer-groups resets consumer groups only (share groups:
+	// kafka-share-groups mode).
+	if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
+		return err
+	}
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, nil)
 	if err != nil {
 		return err

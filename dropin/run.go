@@ -247,6 +247,10 @@ func (d *dropIn) deleteGroups() error {
 // plan's undo (planfile.WriteUndo, in the current directory), naming it on
 // stderr; stdout stays the Java tool's. Nothing is deleted when it fails.
 func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (undoFile, error) {
+	// kafka-consumer-groups deletes consumer groups only.
+	if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
+		return undoFile{}, err
+	}
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
 		return undoFile{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,7 +149,7 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 	if o.ReadingBack != nil {
 		o.ReadingBack(len(started))
 	}
-	after, rerr := readBack(ctx, cl, started)
+	after, rerr := readBack(ctx, cl, started, shareGroupsOf(c.Plan))
 
 	res := ApplyResult{FailedAt: -1, Interrupted: interrupted}
 	for i, g := range groups {
@@ -239,6 +240,8 @@ func commitGroups(ctx context.Context, cl *kafkaadmin.Client, c *Check, groups [
 			var err error
 			if deleteGroup[g.Group] {
 				err = sendGroupDelete(wctx, cl, g.Group)
+			} else if g.Type == vocab.TypeShare {
+				perr, err = sendShare(wctx, cl, c, g.Group, commits, deletes)
 			} else {
 				perr, err = send(wctx, cl, g.Group, commits, deletes)
 			}
@@ -447,17 +450,35 @@ func sendGroupDelete(ctx context.Context, cl *kafkaadmin.Client, group string) e
 
 // readBack fetches the committed offsets of groups after their writes,
 // in batched multi-group OffsetFetch requests per coordinator.
-func readBack(ctx context.Context, cl *kafkaadmin.Client, groups []string) (map[string]kafkaadmin.GroupOffsets, error) {
+// Share groups (share) are read with DescribeShareGroupOffsets.
+func readBack(ctx context.Context, cl *kafkaadmin.Client, groups []string, share map[string]bool) (map[string]kafkaadmin.GroupOffsets, error) {
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	offs, err := cl.FetchOffsets(ctx, groups)
-	if err != nil {
-		return nil, err
+	var consumer, shares []string
+	for _, g := range groups {
+		if share[g] {
+			shares = append(shares, g)
+		} else {
+			consumer = append(consumer, g)
+		}
 	}
-	out := make(map[string]kafkaadmin.GroupOffsets, len(offs))
-	for _, o := range offs {
-		out[o.Group] = o
+	out := make(map[string]kafkaadmin.GroupOffsets, len(groups))
+	if len(consumer) > 0 {
+		offs, err := cl.FetchOffsets(ctx, consumer)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range offs {
+			out[o.Group] = o
+		}
+	}
+	if len(shares) > 0 {
+		sh, err := readBackShare(ctx, cl, shares)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, sh)
 	}
 	return out, nil
 }

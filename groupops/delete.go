@@ -27,8 +27,9 @@ func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	// DeleteGroups deletes share and streams groups too: refuse them.
-	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+	// DeleteGroups deletes groups of any type: only the families whose
+	// delete the dispatch has (consumer, share) go.
+	if _, err := Classify(ctx, cl, groups, OpDelete); err != nil {
 		return nil, err
 	}
 	res, err := cl.DeleteGroups(ctx, groups)
@@ -124,8 +125,12 @@ func (p PartitionDeletion) Name() string {
 // one: nothing was deleted.
 func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
 	r := OffsetDeletion{Group: group}
-	if err := RefuseOtherTypes(ctx, cl, []string{group}); err != nil {
+	typed, err := Classify(ctx, cl, []string{group}, OpDeleteOffsets)
+	if err != nil {
 		return r, err
+	}
+	if typed.FamilyOf(group) == FamilyShare {
+		return deleteShareOffsets(ctx, cl, group, specs)
 	}
 	var whole []string
 	for _, ts := range specs {

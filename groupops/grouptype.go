@@ -36,11 +36,6 @@ func ManagingTool(t string) string {
 	return "kafka-groups.sh"
 }
 
-// managedOtherType reports whether kcg reads and writes groups of type t
-// although they are no consumer groups: streams groups (KIP-1071) keep
-// their offsets in the usual OffsetCommit/OffsetFetch (streams.go).
-func managedOtherType(t string) bool { return strings.EqualFold(t, vocab.TypeStreams) }
-
 // isOtherType reports whether a group listed with type t is one kcg does
 // not manage: anything but classic and consumer ("" is a broker before
 // ListGroups v5, where every group is classic).
@@ -53,14 +48,11 @@ func isOtherType(t string) bool {
 }
 
 // RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
-// the order given) the broker lists as a share, streams or other
-// non-consumer group, or nil. It asks ListGroups (v5 reports the type) of
-// the ids' coordinators only, so a broker that is down and coordinates
-// none of them does not fail the command; ids the cluster does not list
-// pass. describe, plan, apply and the
-// deletes call it before they read or write a group, and apply calls it
-// again at apply time: a group id can be deleted and reused as another
-// type between plan and apply.
+// the order given) that is not a consumer group (FamilyConsumer), or nil:
+// the consumer-group code (snapshot, plan, apply, deletes) calls it before
+// it reads or writes, and apply again at apply time, since a group id can
+// be deleted and reused as another type between plan and apply. The
+// commands route other families elsewhere first (Classify).
 func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
 	if len(ids) == 0 {
 		return nil
@@ -79,7 +71,7 @@ func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
 		types[g.Group] = g.Type
 	}
 	for _, id := range ids {
-		if t, ok := types[id]; ok && isOtherType(t) && !managedOtherType(t) {
+		if t, ok := types[id]; ok && !committedFamily(FamilyOf(t)) {
 			return &OtherTypeError{Group: id, Type: t}
 		}
 	}

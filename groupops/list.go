@@ -28,24 +28,11 @@ func ListConsumerGroups(ctx context.Context, cl *kafkaadmin.Client, opts kafkaad
 }
 
 // AllGroupIDs lists every consumer group id, sorted: what --all-groups
-// means. others counts the share, streams and other non-consumer groups
-// it left out, so the caller can say so.
+// means without --type (GroupIDsOfTypes). others counts the share,
+// streams and other non-consumer groups it left out, so the caller can
+// say so.
 func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) (ids []string, others int, err error) {
-	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return nil, 0, err
-	}
-	ids = []string{}
-	for _, g := range gs {
-		switch {
-		case vocab.IsConsumerGroup(g.Type, g.ProtocolType):
-			ids = append(ids, g.Group)
-		case isOtherType(g.Type):
-			others++
-		}
-	}
-	slices.Sort(ids)
-	return ids, others, nil
+	return GroupIDsOfTypes(ctx, cl, nil)
 }
 
 // parseNameList parses a --state or --type value the way the Java tool

@@ -96,8 +96,16 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 	if toGroup {
 		read = append(slices.Clip(groups), strategy.Source)
 	}
-	if err := RefuseOtherTypes(ctx, cl, read); err != nil {
+	typed, err := Classify(ctx, cl, read, planOp(strategy))
+	if err != nil {
 		return info, nil, err
+	}
+	if share := typed.Of(FamilyShare); len(share) > 0 {
+		if toGroup {
+			return info, nil, &ShareStrategyError{Group: share[0], Strategy: string(strategy.Type)}
+		}
+		snaps, err := sharePlanInputs(ctx, cl, typed)
+		return info, snaps, err
 	}
 	gs, err := ReadGroups(ctx, cl, read)
 	if err != nil {
@@ -112,6 +120,20 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 	}
 	snaps, err := planInputs(gs)
 	return info, snaps, err
+}
+
+// planOp is the dispatch operation of a plan of strategy: a reset, or
+// one of the deletes.
+func planOp(strategy *resetplan.StrategySpec) Op {
+	switch {
+	case strategy == nil:
+		return OpPlan
+	case strategy.Type == resetplan.StrategyDeleteGroup:
+		return OpDelete
+	case strategy.Type == resetplan.StrategyDeleteOffsets:
+		return OpDeleteOffsets
+	}
+	return OpPlan
 }
 
 // sourceCommits are --to-group SOURCE's committed offsets. A group with
@@ -160,6 +182,11 @@ func PlanDelete(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ
 	r := PlanRequest{Strategy: st, CreatedBy: createdBy}
 	if typ == resetplan.StrategyDeleteOffsets {
 		r.Scope = resetplan.Scope{AllTopics: true}
+	}
+	if typ == resetplan.StrategyDeleteOffsets {
+		if err := ShareWholeTopics(snaps, specs); err != nil {
+			return nil, nil, err
+		}
 	}
 	plan, warnings, err := BuildPlan(ctx, cl, info, snaps, r)
 	if err != nil {

@@ -158,10 +158,8 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 	}
 	// Again at apply time: the id may have been deleted and reused as a
 	// share or streams group since the plan was made.
-	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
-		return nil, err
-	}
-	gs, err := ReadGroups(ctx, cl, groups)
+	// Each group as its family reads it (share groups: start offsets).
+	gs, err := readLive(ctx, cl, plan, groups)
 	if err != nil {
 		return nil, err
 	}

@@ -122,7 +122,7 @@ type GroupDescription struct {
 	// State is Kafka's state name (Stable, Empty, PreparingRebalance,
 	// CompletingRebalance, Assigning, Reconciling, Dead); nil when unknown.
 	State *string `json:"state" yaml:"state"`
-	// Type is "classic" or "consumer"; nil when unknown.
+	// Type is "classic", "consumer" or "share"; nil when unknown.
 	Type *string `json:"type" yaml:"type"`
 	// ProtocolType is "consumer" for consumer groups, "" for groups that only
 	// commit offsets.
@@ -349,6 +349,11 @@ type PartitionOffset struct {
 	// CommittedOffset is the group's committed offset; nil when the group
 	// has not committed one for this partition.
 	CommittedOffset *int64 `json:"committedOffset" yaml:"committedOffset"`
+	// StartOffset is a share group's share-partition start offset (the
+	// first record not yet delivered and acknowledged: where the group
+	// resumes; KIP-932), present for share groups only, which have no
+	// committed offsets (CommittedOffset is null).
+	StartOffset *int64 `json:"startOffset,omitempty" yaml:"startOffset,omitempty"`
 	// CommittedLeaderEpoch is the leader epoch stored with the commit; nil
 	// when there is no commit or the committer did not record one.
 	CommittedLeaderEpoch *int32 `json:"committedLeaderEpoch" yaml:"committedLeaderEpoch"`

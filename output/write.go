@@ -93,7 +93,21 @@ func (v DescribeView) WriteTable(w io.Writer) error {
 	case ViewState:
 		return writeStateTable(w, v.Doc, v.Verbose)
 	}
-	return writeOffsetsTable(w, v.Doc, v.Verbose, v.TimeLag, v.ReadCommitted)
+	consumer, share := splitShare(v.Doc)
+	if len(share) == 0 {
+		return writeOffsetsTable(w, v.Doc, v.Verbose, v.TimeLag, v.ReadCommitted)
+	}
+	// Share groups have start offsets, not committed offsets: their own
+	// table, after the consumer groups' (when there are any).
+	if len(consumer.Groups) > 0 {
+		if err := writeOffsetsTable(w, consumer, v.Verbose, v.TimeLag, v.ReadCommitted); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+	}
+	return writeShareOffsetsTable(w, share, v.Verbose)
 }
 
 // normalized makes the machine formats encode the description list, not

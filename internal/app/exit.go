@@ -77,13 +77,20 @@ func ExitCode(ctx context.Context, err error) int {
 	var re *groupops.RefusedError
 	var ote *groupops.OtherTypeError
 	var sme *groupops.SourceMissingError
-	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) {
+	var nsg *groupops.NoShareGroupsError
+	var tme *groupops.TypeMismatchError
+	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) || errors.As(err, &tme) {
 		return ExitRefused
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		return ExitInterrupted
 	}
 	if errors.Is(err, connconfig.ErrNoBootstrap) {
+		return ExitUsage
+	}
+	var sse *groupops.ShareStrategyError
+	var swt *groupops.ShareWholeTopicsError
+	if errors.As(err, &sse) || errors.As(err, &swt) {
 		return ExitUsage
 	}
 	var upe *connconfig.UnknownProfileError
