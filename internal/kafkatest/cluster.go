@@ -93,6 +93,16 @@ func (e *Env) StopBroker(t testing.TB, n int) {
 func (e *Env) StartBroker(t testing.TB, n int) {
 	t.Helper()
 	kafkaSh(t, 3*time.Minute, "start-broker", strconv.Itoa(n))
+	e.preferredCoordinators(t)
+}
+
+// preferredCoordinators moves the leadership of __consumer_offsets back to
+// the preferred replicas and returns once every partition is led by its
+// first replica. A returning broker leads nothing until Kafka's leader
+// rebalance (every 5 minutes), and a broker fenced for a moment under load
+// loses its leaderships the same way.
+func (e *Env) preferredCoordinators(t testing.TB) {
+	t.Helper()
 	const offsets = "__consumer_offsets"
 	retry(t, "preferred leaders of "+offsets, func(ctx context.Context) error {
 		md, err := e.Client.Metadata(ctx, &kafka.MetadataRequest{Topics: []string{offsets}})
@@ -142,14 +152,27 @@ func (e *Env) FindCoordinator(t testing.TB, group string) int {
 // is broker node.
 func (e *Env) GroupOn(t testing.TB, prefix string, node int) string {
 	t.Helper()
-	for range 200 {
-		g := UniqueName(t, prefix)
-		if e.FindCoordinator(t, g) == node {
-			return g
+	// 100 names miss a broker that leads a third of the 12 partitions
+	// with a chance of (2/3)^100; a miss means the broker leads none
+	// (it came back from a failure test, or was fenced for a moment), so
+	// the leaders are moved back and it asks again, within the fixture
+	// timeout.
+	deadline := time.Now().Add(fixtureTimeout)
+	for {
+		for range 100 {
+			g := UniqueName(t, prefix)
+			if e.FindCoordinator(t, g) == node {
+				return g
+			}
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kafkatest: no group name with coordinator %d in %v; leaders of __consumer_offsets: %v",
+				node, fixtureTimeout, e.Leaders(t, "__consumer_offsets"))
+		}
+		t.Logf("kafkatest: broker %d leads no __consumer_offsets partition; electing the preferred leaders", node)
+		e.preferredCoordinators(t)
+		time.Sleep(time.Second)
 	}
-	t.Fatalf("kafkatest: no group name with coordinator %d in 200 tries", node)
-	return ""
 }
 
 // CreateTopicOn creates a topic with one partition per entry of replicas:
