@@ -113,6 +113,24 @@ func TestPlanTranslateFrom(t *testing.T) {
 			t.Errorf("stderr lacks %q: %q", want, r.Stderr)
 		}
 	}
+	// show names the rewind again, for the reviewer who did not see
+	// plan's stderr.
+	rewind := dir + "/rewind.yaml"
+	kcgOn(t, e, "plan", g1, "--translate-from", alias, "--out", rewind).MustCode(t, 0)
+	r = kcg(t, "show", rewind).MustCode(t, 0)
+	if want := "warning: the plan moves 1 partition back from a commit already made on the target (a rewind): " + g1 + " " + topic + "-0\n"; !strings.Contains(r.Stdout, want) {
+		t.Errorf("show lacks %q:\n%s", want, r.Stdout)
+	}
+	// The target's records below g1's checkpoint (5) are deleted: the
+	// target is the new log start, clamped-to-start.
+	e.DeleteRecords(t, topic, map[int32]int64{0: 9})
+	r = kcgOn(t, e, "plan", g1, "--translate-from", alias, "--out", "-").MustCode(t, 0)
+	if want := "partition: 0, current: 8, target: 9, logStart: 9, logEnd: 10, reason: clamped-to-start, upstreamOffset: 120, checkpointTime: "; !strings.Contains(r.Stdout, want) {
+		t.Errorf("plan lacks %q:\n%s", want, r.Stdout)
+	}
+	if want := "New offset (5) is lower than earliest offset for topic partition " + topic + "-0. Value will be set to 9."; !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr lacks %q: %q", want, r.Stderr)
+	}
 }
 
 // TestPlanTranslateFromBadTopic: an unknown version and a malformed record
