@@ -159,6 +159,14 @@ func TestPlanTranslateFromBadTopic(t *testing.T) {
 
 	r = kcg(t, "plan", g, "--to-earliest", "--all-topics", "--checkpoints-topic", bad, "--out", dir+"/p.yaml").MustCode(t, 64)
 	oneLine(t, r.Stderr, "--checkpoints-topic goes with --translate-from")
+
+	// A checkpoint is the proof a group exists upstream: --allow-new-group
+	// has no meaning here and is a usage error, not silently ignored.
+	r = kcgOn(t, e, "plan", g, "--translate-from", alias, "--checkpoints-topic", cpTopic, "--allow-new-group", "--out", dir+"/new.yaml").MustCode(t, 64)
+	oneLine(t, r.Stderr, "--translate-from plans the groups MirrorMaker 2 has checkpoints for: drop --allow-new-group")
+	if _, err := os.Stat(dir + "/new.yaml"); err == nil {
+		t.Error("a plan file was written")
+	}
 }
 
 // TestShowTranslateFromSource: with the source cluster given, show counts
