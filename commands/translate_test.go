@@ -199,18 +199,32 @@ func TestShowTranslateFromSource(t *testing.T) {
 	if !strings.Contains(r.Stdout, "records consumed twice after failover: unknown") {
 		t.Errorf("show without the source does not say it is unknown:\n%s", r.Stdout)
 	}
-	r = kcg(t, "show", out, "--source-bootstrap-server", e.Bootstrap).MustCode(t, 0)
 	// upstream 5, source committed 8: records 5, 6, 7 are consumed twice,
 	// written 2s apart from first to last.
-	var row string
-	for _, l := range strings.Split(r.Stdout, "\n") {
-		if strings.HasPrefix(l, g+" ") && strings.Contains(l, "Z ") { // the failover row: it has the checkpoint time
-			row = l
+	checkRow := func(how, stdout string) {
+		t.Helper()
+		var row string
+		for _, l := range strings.Split(stdout, "\n") {
+			if strings.HasPrefix(l, g+" ") && strings.Contains(l, "Z ") { // the failover row: it has the checkpoint time
+				row = l
+			}
+		}
+		if f := strings.Fields(row); len(f) != 9 || f[3] != "5" || f[6] != "8" || f[7] != "3" || f[8] != "2s" {
+			t.Fatalf("%s: failover row = %q, want upstream 5, source committed 8, 3 duplicates over 2s:\n%s", how, row, stdout)
 		}
 	}
-	if f := strings.Fields(row); len(f) != 9 || f[3] != "5" || f[6] != "8" || f[7] != "3" || f[8] != "2s" {
-		t.Fatalf("failover row = %q, want upstream 5, source committed 8, 3 duplicates over 2s:\n%s", row, r.Stdout)
+	r = kcg(t, "show", out, "--source-bootstrap-server", e.Bootstrap).MustCode(t, 0)
+	checkRow("--source-bootstrap-server", r.Stdout)
+	// The source as a profile (here one for the same test cluster): the
+	// same numbers, and the header names the profile.
+	writeConfig(t, "profiles:\n  dr-source:\n    bootstrap: "+e.Bootstrap+"\n")
+	r = kcg(t, "show", out, "--source-profile", "dr-source").MustCode(t, 0)
+	checkRow("--source-profile", r.Stdout)
+	if want := "the source cluster profile dr-source (" + e.Bootstrap + ") read now"; !strings.Contains(r.Stdout, want) {
+		t.Errorf("show --source-profile lacks %q:\n%s", want, r.Stdout)
 	}
+	r = kcg(t, "show", out, "--source-profile", "no-such-profile").MustCode(t, 64)
+	oneLine(t, r.Stderr, `no profile "no-such-profile"`, "known: dr-source")
 	r = kcg(t, "show", out, "-o", "json", "--source-bootstrap-server", e.Bootstrap).MustCode(t, 64)
 	oneLine(t, r.Stderr, "drop -o json")
 }
