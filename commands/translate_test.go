@@ -113,6 +113,24 @@ func TestPlanTranslateFrom(t *testing.T) {
 			t.Errorf("stderr lacks %q: %q", want, r.Stderr)
 		}
 	}
+	// show names the rewind again, for the reviewer who did not see
+	// plan's stderr.
+	rewind := dir + "/rewind.yaml"
+	kcgOn(t, e, "plan", g1, "--translate-from", alias, "--out", rewind).MustCode(t, 0)
+	r = kcg(t, "show", rewind).MustCode(t, 0)
+	if want := "warning: the plan moves 1 partition back from a commit already made on the target (a rewind): " + g1 + " " + topic + "-0\n"; !strings.Contains(r.Stdout, want) {
+		t.Errorf("show lacks %q:\n%s", want, r.Stdout)
+	}
+	// The target's records below g1's checkpoint (5) are deleted: the
+	// target is the new log start, clamped-to-start.
+	e.DeleteRecords(t, topic, map[int32]int64{0: 9})
+	r = kcgOn(t, e, "plan", g1, "--translate-from", alias, "--out", "-").MustCode(t, 0)
+	if want := "partition: 0, current: 8, target: 9, logStart: 9, logEnd: 10, reason: clamped-to-start, upstreamOffset: 120, checkpointTime: "; !strings.Contains(r.Stdout, want) {
+		t.Errorf("plan lacks %q:\n%s", want, r.Stdout)
+	}
+	if want := "New offset (5) is lower than earliest offset for topic partition " + topic + "-0. Value will be set to 9."; !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr lacks %q: %q", want, r.Stderr)
+	}
 }
 
 // TestPlanTranslateFromBadTopic: an unknown version and a malformed record
@@ -141,6 +159,14 @@ func TestPlanTranslateFromBadTopic(t *testing.T) {
 
 	r = kcg(t, "plan", g, "--to-earliest", "--all-topics", "--checkpoints-topic", bad, "--out", dir+"/p.yaml").MustCode(t, 64)
 	oneLine(t, r.Stderr, "--checkpoints-topic goes with --translate-from")
+
+	// A checkpoint is the proof a group exists upstream: --allow-new-group
+	// has no meaning here and is a usage error, not silently ignored.
+	r = kcgOn(t, e, "plan", g, "--translate-from", alias, "--checkpoints-topic", cpTopic, "--allow-new-group", "--out", dir+"/new.yaml").MustCode(t, 64)
+	oneLine(t, r.Stderr, "--translate-from plans the groups MirrorMaker 2 has checkpoints for: drop --allow-new-group")
+	if _, err := os.Stat(dir + "/new.yaml"); err == nil {
+		t.Error("a plan file was written")
+	}
 }
 
 // TestShowTranslateFromSource: with the source cluster given, show counts
@@ -173,18 +199,32 @@ func TestShowTranslateFromSource(t *testing.T) {
 	if !strings.Contains(r.Stdout, "records consumed twice after failover: unknown") {
 		t.Errorf("show without the source does not say it is unknown:\n%s", r.Stdout)
 	}
-	r = kcg(t, "show", out, "--source-bootstrap-server", e.Bootstrap).MustCode(t, 0)
 	// upstream 5, source committed 8: records 5, 6, 7 are consumed twice,
 	// written 2s apart from first to last.
-	var row string
-	for _, l := range strings.Split(r.Stdout, "\n") {
-		if strings.HasPrefix(l, g+" ") && strings.Contains(l, "Z ") { // the failover row: it has the checkpoint time
-			row = l
+	checkRow := func(how, stdout string) {
+		t.Helper()
+		var row string
+		for _, l := range strings.Split(stdout, "\n") {
+			if strings.HasPrefix(l, g+" ") && strings.Contains(l, "Z ") { // the failover row: it has the checkpoint time
+				row = l
+			}
+		}
+		if f := strings.Fields(row); len(f) != 9 || f[3] != "5" || f[6] != "8" || f[7] != "3" || f[8] != "2s" {
+			t.Fatalf("%s: failover row = %q, want upstream 5, source committed 8, 3 duplicates over 2s:\n%s", how, row, stdout)
 		}
 	}
-	if f := strings.Fields(row); len(f) != 9 || f[3] != "5" || f[6] != "8" || f[7] != "3" || f[8] != "2s" {
-		t.Fatalf("failover row = %q, want upstream 5, source committed 8, 3 duplicates over 2s:\n%s", row, r.Stdout)
+	r = kcg(t, "show", out, "--source-bootstrap-server", e.Bootstrap).MustCode(t, 0)
+	checkRow("--source-bootstrap-server", r.Stdout)
+	// The source as a profile (here one for the same test cluster): the
+	// same numbers, and the header names the profile.
+	writeConfig(t, "profiles:\n  dr-source:\n    bootstrap: "+e.Bootstrap+"\n")
+	r = kcg(t, "show", out, "--source-profile", "dr-source").MustCode(t, 0)
+	checkRow("--source-profile", r.Stdout)
+	if want := "the source cluster profile dr-source (" + e.Bootstrap + ") read now"; !strings.Contains(r.Stdout, want) {
+		t.Errorf("show --source-profile lacks %q:\n%s", want, r.Stdout)
 	}
+	r = kcg(t, "show", out, "--source-profile", "no-such-profile").MustCode(t, 64)
+	oneLine(t, r.Stderr, `no profile "no-such-profile"`, "known: dr-source")
 	r = kcg(t, "show", out, "-o", "json", "--source-bootstrap-server", e.Bootstrap).MustCode(t, 64)
 	oneLine(t, r.Stderr, "drop -o json")
 }

@@ -125,3 +125,24 @@ func TestDiffTranslateFromFields(t *testing.T) {
 		t.Fatalf("diff = %+v, want upstreamOffset and checkpointTime changed", d.Partitions)
 	}
 }
+
+// A checkpoint below the target's log start (the target topic's records
+// were deleted, or retention ran ahead of MM2) is clamped up to the log
+// start, reason clamped-to-start, with the upstream offset and time still
+// recorded and the tool's clamp warning.
+func TestBuildTranslateFromClampedToStart(t *testing.T) {
+	f := newFake().add("src.t", 0, 7, 12).add("src.t", 1, 0, 12)
+	at := testNow.Add(-time.Minute).Truncate(time.Millisecond)
+	spec := StrategySpec{Type: StrategyTranslateFrom, Alias: "src", CheckpointsTopic: "src.checkpoints.internal", MaxCheckpointAge: 5 * time.Minute,
+		Checkpoints: map[string]map[TopicPartition]Checkpoint{"g": {
+			tp("src.t", 0): {Upstream: 30, Downstream: 3, Time: at},
+			tp("src.t", 1): {Upstream: 31, Downstream: 4, Time: at}}}}
+	p, ws := build(t, f, Request{Groups: []GroupSnapshot{group("g", nil)}, Strategy: spec})
+	checkParts(t, "clamped-to-start", p.Groups[0], []wantPart{{tp("src.t", 0), nil, 7, ReasonClampedToStart}, {tp("src.t", 1), nil, 4, ReasonTranslated}})
+	if u := p.Groups[0].Partitions[0].Upstream; u == nil || *u != 30 || !p.Groups[0].Partitions[0].CheckpointTime.Equal(at) {
+		t.Errorf("partition 0 records upstream %v at %v, want 30 at %v", u, p.Groups[0].Partitions[0].CheckpointTime, at)
+	}
+	if len(ws) != 1 || ws[0].Kind != WarnClampedToStart || ws[0].Message != "New offset (3) is lower than earliest offset for topic partition src.t-0. Value will be set to 7." {
+		t.Errorf("warnings = %+v, want the one clamped-to-start warning for src.t-0", ws)
+	}
+}

@@ -52,8 +52,12 @@ func (e *VersionError) Error() string {
 // ErrMalformed is wrapped by every decoding error but VersionError.
 var ErrMalformed = errors.New("malformed checkpoint record")
 
-// DecodeKey decodes a checkpoint record's key; trailing bytes are refused
-// as in Kafka's Schema.read (it reads a struct and the rest is garbage).
+// DecodeKey decodes a checkpoint record's key. Trailing bytes are
+// refused, which is stricter than Kafka: Schema.read reads the fields and
+// leaves the rest of the buffer unread, so Checkpoint.deserializeRecord
+// ignores them. MM2 never writes them (it sizes the buffer to the
+// fields), so kcg takes them for a record of another layout or writer
+// (docs/failover.md, "Decision: refuse what MM2 does not write").
 func DecodeKey(b []byte) (Key, error) {
 	var k Key
 	r := reader{b: b}
@@ -70,8 +74,10 @@ func DecodeKey(b []byte) (Key, error) {
 }
 
 // DecodeValue decodes a checkpoint record's value. A version other than
-// Version is a *VersionError. Negative offsets are refused: MM2 writes
-// checkpoints only for committed offsets it could translate.
+// Version is a *VersionError (MM2's own reader checks the version only
+// with a Java assert, off unless -ea). Trailing bytes are refused as in
+// DecodeKey. Negative offsets are refused: MM2 writes checkpoints only for
+// committed offsets it could translate.
 func DecodeValue(b []byte) (Value, error) {
 	var v Value
 	r := reader{b: b}
@@ -156,7 +162,8 @@ func (r *reader) u64(field string) uint64 {
 }
 
 // str is Schema's STRING: int16 length (negative is an error: STRING is
-// not nullable) and UTF-8.
+// not nullable) and UTF-8. Invalid UTF-8 is refused; Java's decoder would
+// substitute U+FFFD, a group or topic name that matches nothing.
 func (r *reader) str(field string) string {
 	n := int16(r.u16(field + " length"))
 	if r.err != nil {
