@@ -2,9 +2,11 @@ package approval_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,6 +144,61 @@ func TestCheckCountsDistinctPrincipals(t *testing.T) {
 	s2 := signers(t, "alice "+a1Pub+"\nbob "+a2Pub+"\n")
 	if got := s2.Check(plan, []string{both}, time.Now()).Principals(); len(got) != 2 {
 		t.Fatalf("principals %q from one file of two signatures", got)
+	}
+}
+
+// --min-approvals counts people: approvals whose principals may name one
+// person (the same key, or principals patterns a name can match both of:
+// aliases "alice,alice2" beside "alice", a wildcard beside a name, a key
+// listed under two names) are one, transitively; disjoint principals are
+// several.
+func TestCheckCountsApproversNotFields(t *testing.T) {
+	dir := t.TempDir()
+	var keys, pubs, sigs [3]string
+	for i := range keys {
+		keys[i], pubs[i] = newKey(t, dir, fmt.Sprintf("k%d", i), "ed25519")
+		sigs[i] = sign(t, dir, keys[i], "kcg-plan", plan)
+	}
+	cases := []struct {
+		name, file string
+		// want are the approvers counted; joined, the signatures that
+		// joined another's approval.
+		want   []string
+		joined int
+	}{
+		{"aliases", "alice,alice2 K0\nalice K1\n", []string{"alice,alice2"}, 1},
+		{"aliases reversed", "alice K0\nalice2,alice K1\n", []string{"alice"}, 1},
+		{"wildcard", "alice@example.com K0\n*@example.com K1\n", []string{"alice@example.com"}, 1},
+		{"wildcard elsewhere", "alice@example.com K0\n*@example.org K1\n", []string{"alice@example.com", "*@example.org"}, 0},
+		{"negation names nobody", "alice K0\n!alice,bob K1\n", []string{"alice", "!alice,bob"}, 0},
+		{"transitive", "a K0\nb K1\na,b K2\n", []string{"a"}, 2},
+		{"one key, two names", "alice K0\nbob K0\nbob K1\n", []string{"alice"}, 1},
+		{"distinct", "alice K0\nbob K1\ncarol K2\n", []string{"alice", "bob", "carol"}, 0},
+		{"prefixes are not aliases", "alice K0\nalice2 K1\n", []string{"alice", "alice2"}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			text := c.file
+			for i, pub := range pubs {
+				text = strings.ReplaceAll(text, fmt.Sprintf("K%d", i), pub)
+			}
+			r := signers(t, text).Check(plan, sigs[:], time.Now())
+			if got := r.Principals(); !slices.Equal(got, c.want) || len(r.Approvals) != len(c.want) {
+				t.Fatalf("approvers %q (%d approvals), want %q", got, len(r.Approvals), c.want)
+			}
+			var joined []string
+			for _, why := range r.Rejected {
+				switch {
+				case strings.Contains(why, "counts as the approval by "+c.want[0]+" ("+sigs[0]+"): their principals may name one person"):
+					joined = append(joined, why)
+				case !strings.Contains(why, "does not list that key"):
+					t.Errorf("rejected %q", why)
+				}
+			}
+			if len(joined) != c.joined {
+				t.Fatalf("joined %q, want %d", joined, c.joined)
+			}
+		})
 	}
 }
 

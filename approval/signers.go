@@ -3,7 +3,7 @@
 // against an OpenSSH allowed_signers file. The envelope (parse, armor,
 // sign, verify) is github.com/hiddeco/sshsig over golang.org/x/crypto/ssh;
 // this package adds the allowed_signers file, which neither library reads,
-// and the rules of an approval (the namespace, distinct principals). No
+// and the rules of an approval (the namespace, distinct approvers). No
 // network, no exit codes: commands maps its errors.
 package approval
 

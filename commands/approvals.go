@@ -27,7 +27,7 @@ func approvalFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "allowed-signers", Usage: "refuse unless the plan is signed (ssh-keygen -Y sign -n kcg-plan, or kcg approve) by a principal of `FILE`, OpenSSH allowed_signers format (default: the profile's allowedSigners:; docs/approvals.md)"},
 		&cli.StringSliceFlag{Name: "signature", Usage: "read approvals from signature `FILE` (repeatable; default: PLAN.sig)"},
-		&cli.IntFlag{Name: "min-approvals", Value: 1, Usage: "with --allowed-signers: require `N` distinct approving principals"},
+		&cli.IntFlag{Name: "min-approvals", Value: 1, Usage: "with --allowed-signers: require `N` distinct approvers (signatures that may be by one person count once; docs/approvals.md)"},
 	}
 }
 
@@ -55,7 +55,8 @@ func approvalOptionsFrom(c *cli.Context, planPath string, prof *connconfig.Profi
 }
 
 // verifyApprovals checks the signatures of the plan's exact bytes: at
-// least o.min distinct principals of the allowed signers file, or a
+// least o.min distinct approvers (approval.SameApprover: signatures that
+// may be by one person count once) of the allowed signers file, or a
 // refusal (exit 3) naming why each signature does not count. Signatures
 // that do not count beside enough that do are warned about.
 func (o approvalOptions) verifyApprovals(s Streams, data []byte) ([]output.Approval, []string, error) {

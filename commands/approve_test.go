@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,6 +111,45 @@ func TestApplySignedApproval(t *testing.T) {
 		t.Fatalf("report %+v (%v)", rep, err)
 	}
 	schematest.MustMatch(t, "ApplyReport", r.Stdout, false)
+	f.mustCommitted(t, map[int32]int64{0: 0})
+}
+
+// --min-approvals counts people: a reviewer listed with aliases
+// ("alice,alice2") and again under one of them ("alice") with another
+// key is one approver, and the second signature says whose approval it
+// joined. The Markdown report names the approver, as JSON does.
+func TestApplyCountsApproversNotFields(t *testing.T) {
+	f := newResetFixture(t)
+	work := newReviewer(t, f.dir, "alice,alice2", "ed25519")
+	laptop := newReviewer(t, f.dir, "alice", "ed25519")
+	signers := allowedSigners(t, f.dir, work.principal+" "+work.pub, laptop.principal+" "+laptop.pub)
+	plan := f.path("p.yaml")
+	f.plan(t, "p.yaml", f.group, "--all-topics", "--to-earliest", "--ticket", "OPS-1")
+	// (sshSign signs to PLAN.sig first: the laptop's signature is moved
+	// away before the work key's is made.)
+	sshSign(t, laptop, "kcg-plan", plan, f.path("laptop.sig"))
+	sshSign(t, work, "kcg-plan", plan, plan+".sig")
+	sigs := []string{"--signature", plan + ".sig", "--signature", f.path("laptop.sig")}
+
+	r := kcgOn(t, f.e, append([]string{"apply", plan, "--allowed-signers", signers, "--min-approvals", "2"}, sigs...)...).MustCode(t, 3)
+	for _, want := range []string{
+		"not approved: " + f.path("laptop.sig") + ": the signature by alice (key SHA256:",
+		") counts as the approval by alice,alice2 (" + plan + ".sig): their principals may name one person\n",
+		"not approved: the plan needs 2 approvals by distinct principals of " + signers + "; it has 1 (alice,alice2)\n",
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Fatalf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	f.mustCommitted(t, map[int32]int64{0: 5})
+
+	r = kcgOn(t, f.e, append([]string{"apply", plan, "--allowed-signers", signers, "-o", "markdown"}, sigs...)...).MustCode(t, 0)
+	if !strings.Contains(r.Stderr, "warning: "+f.path("laptop.sig")+": the signature by alice") || !strings.Contains(r.Stderr, "(not counted)\napproved by alice,alice2 (SHA256:") {
+		t.Fatalf("stderr:\n%s", r.Stderr)
+	}
+	if !regexp.MustCompile("(?m)^- \\*\\*Approved by:\\*\\* `alice,alice2` \\(`SHA256:[A-Za-z0-9+/]+`\\)$").MatchString(r.Stdout) {
+		t.Fatalf("the Markdown report does not name the approver:\n%s", r.Stdout)
+	}
 	f.mustCommitted(t, map[int32]int64{0: 0})
 }
 

@@ -5,8 +5,11 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kcg-dev/kcg/output"
 )
 
 func readDoc(t *testing.T, name string) string {
@@ -86,6 +89,20 @@ func TestDocsMemberHostForm(t *testing.T) {
 	}
 	if h := d.Groups[0].Members[0].Host; !want.MatchString(h) {
 		t.Fatalf("%s: host %q, want %s", f.e.Name(), h, want)
+	}
+}
+
+// docs/output.md names the size above which -o markdown folds a table
+// into <details>: the number it gives is output.MarkdownFoldRows (whose
+// behaviour output's TestMarkdownFolds pins).
+func TestDocsMarkdownFoldRows(t *testing.T) {
+	doc := strings.Join(strings.Fields(readDoc(t, "output.md")), " ")
+	m := regexp.MustCompile(`more than \*\*([0-9]+) rows\*\* \(.output\.MarkdownFoldRows.\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/output.md no longer says \"more than **N rows** (`output.MarkdownFoldRows`)\"; say it, or change this test")
+	}
+	if m[1] != strconv.Itoa(output.MarkdownFoldRows) {
+		t.Fatalf("docs/output.md folds above %s rows; output.MarkdownFoldRows is %d", m[1], output.MarkdownFoldRows)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/policy"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -77,13 +79,22 @@ func policyVerdict(c *cli.Context, s Streams, set *policy.Set, p *resetplan.Plan
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range res.Warn {
-		fmt.Fprintf(s.Err, "policy warning: %s\n", w)
-	}
-	for _, d := range res.Deny {
-		fmt.Fprintf(s.Err, "policy denied: %s\n", d)
-	}
+	printPolicyMessages(s.Err, res)
 	return res.Deny, nil
+}
+
+// printPolicyMessages prints each warn and deny message on one stderr
+// line. A message is the policy's text, often interpolating a group or
+// topic name: it goes through vocab.Printable so that a newline in it
+// cannot make two lines (the stderr writer escapes control characters
+// but keeps line breaks), nor an escape rewrite the screen.
+func printPolicyMessages(w io.Writer, res policy.Result) {
+	for _, m := range res.Warn {
+		fmt.Fprintf(w, "policy warning: %s\n", vocab.Printable(m))
+	}
+	for _, m := range res.Deny {
+		fmt.Fprintf(w, "policy denied: %s\n", vocab.Printable(m))
+	}
 }
 
 // policyRefusal is the error of a plan the policies deny (exit 3).

@@ -58,8 +58,8 @@ type ApplyReport struct {
 	// Groups are in plan order (sorted by group id).
 	Groups []ApplyGroup `json:"groups" yaml:"groups"`
 	// Approvals are the signed approvals apply verified
-	// (--allowed-signers), one per principal; absent when none was asked
-	// for.
+	// (--allowed-signers), one per approver (approval.SameApprover);
+	// absent when none was asked for.
 	Approvals []Approval `json:"approvals,omitempty" yaml:"approvals,omitempty"`
 	// plan is the plan applied, for the Markdown view (WithPlan); not
 	// part of the document.

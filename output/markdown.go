@@ -270,11 +270,35 @@ func replaySpan(p *resetplan.Plan) string {
 	return from.UTC().Format(layout) + " → " + to.UTC().Format(layout) + " (" + HumanMillis(to.Sub(from).Milliseconds()) + ")"
 }
 
+// spanCell is a summary row's time span: the plan's replaySpan where the
+// row replays records from the offsets the plan was made from, "-" where
+// it replays none, or replays from an offset that moved since (apply
+// --force of a stale plan): those records run to a time no document holds.
+func spanCell(span string, t tally) string {
+	if t.replay == 0 || t.moved {
+		return missing
+	}
+	return span
+}
+
 // tally sums the changes of a set of partitions.
 type tally struct {
 	partitions   int
 	replay, skip int64
 	noCurrent    int
+	// moved: a partition replays from another offset than the plan's
+	// current (see addPlanned).
+	moved bool
+}
+
+// addPlanned is add for the views that count from live offsets (a plan
+// check, an apply report), with the offset the plan was made from:
+// replaying from any other offset makes the plan's time span wrong.
+func (t *tally) addPlanned(current, target, planned *int64) {
+	t.add(current, target)
+	if current != nil && target != nil && *target < *current && (planned == nil || *planned != *current) {
+		t.moved = true
+	}
 }
 
 func (t *tally) add(current, target *int64) {
@@ -295,4 +319,5 @@ func (t *tally) plus(o tally) {
 	t.replay += o.replay
 	t.skip += o.skip
 	t.noCurrent += o.noCurrent
+	t.moved = t.moved || o.moved
 }

@@ -26,18 +26,36 @@ func planReasons(p *resetplan.Plan) map[string]map[vocab.TopicPartition]string {
 	return out
 }
 
+// planCurrents maps a plan's partitions to the committed offsets it was
+// made from (nil: none), for the views that count from live offsets.
+func planCurrents(p *resetplan.Plan) map[string]map[vocab.TopicPartition]*int64 {
+	out := map[string]map[vocab.TopicPartition]*int64{}
+	if p == nil {
+		return out
+	}
+	for _, g := range p.Groups {
+		m := make(map[vocab.TopicPartition]*int64, len(g.Partitions))
+		for _, pt := range g.Partitions {
+			m[pt.TP()] = pt.Current
+		}
+		out[g.Group] = m
+	}
+	return out
+}
+
 // summaryRows are the per-group summary rows of a set of per-group tallies,
-// in the order of groups, with a total row for several groups.
-func summaryRows(groups []string, by map[string]*tally) [][]string {
+// in the order of groups, with a total row for several groups; span is
+// the plan's replaySpan, shown where records are replayed.
+func summaryRows(groups []string, by map[string]*tally, span string) [][]string {
 	var rows [][]string
 	var all tally
 	for _, g := range groups {
 		t := by[g]
 		all.plus(*t)
-		rows = append(rows, []string{mdCode(g), strconv.Itoa(t.partitions), mdInt(t.replay), mdInt(t.skip), strconv.Itoa(t.noCurrent)})
+		rows = append(rows, []string{mdCode(g), strconv.Itoa(t.partitions), mdInt(t.replay), mdInt(t.skip), strconv.Itoa(t.noCurrent), spanCell(span, *t)})
 	}
 	if len(groups) > 1 {
-		rows = append(rows, []string{"**all groups**", strconv.Itoa(all.partitions), mdInt(all.replay), mdInt(all.skip), strconv.Itoa(all.noCurrent)})
+		rows = append(rows, []string{"**all groups**", strconv.Itoa(all.partitions), mdInt(all.replay), mdInt(all.skip), strconv.Itoa(all.noCurrent), spanCell(span, all)})
 	}
 	return rows
 }
@@ -71,7 +89,7 @@ func (s PlanStatus) writeMarkdown(m *mdWriter) {
 	if s.AlreadyApplied || len(s.WouldWrite) == 0 {
 		return
 	}
-	reasons := planReasons(s.plan)
+	reasons, planned := planReasons(s.plan), planCurrents(s.plan)
 	by := map[string]*tally{}
 	var groups []string
 	var rows [][]string
@@ -80,13 +98,16 @@ func (s PlanStatus) writeMarkdown(m *mdWriter) {
 			by[w.Group] = &tally{}
 			groups = append(groups, w.Group)
 		}
-		by[w.Group].add(w.From, w.To)
-		reason := reasons[w.Group][vocab.TopicPartition{Topic: w.Topic, Partition: w.Partition}]
+		tp := vocab.TopicPartition{Topic: w.Topic, Partition: w.Partition}
+		by[w.Group].addPlanned(w.From, w.To, planned[w.Group][tp])
+		reason := reasons[w.Group][tp]
 		rows = append(rows, []string{mdCode(w.Group), mdCode(w.Topic), strconv.Itoa(int(w.Partition)),
 			mdOffset(w.From), targetCell(w.To), changeText(w.From, w.To), mdText(NonEmptyCell(reason))})
 	}
 	m.para("**What apply would write now**, counted from the live offsets:")
-	m.table(cols("Group", ">Partitions", ">Replay", ">Skip", ">Without a commit"), summaryRows(groups, by), "group")
+	// The span is the plan's (the strategy's instant to when the plan was
+	// made), where the live offsets are still the planned ones.
+	m.table(cols("Group", ">Partitions", ">Replay", ">Skip", ">Without a commit", "Time span"), summaryRows(groups, by, replaySpan(s.plan)), "group")
 	m.table(cols("Group", "Topic", ">Partition", ">Current", ">Target", "Change", "Reason"), rows, "partition")
 }
 
@@ -195,6 +216,17 @@ func (r ApplyReport) applyVerdict() string {
 	return "**Partial:** " + vocab.Count(written, "partition") + " written; see the groups below."
 }
 
+// approvedBy is the approvals of an apply report as its Markdown names
+// them: each principal (as the JSON's principal) with its key's
+// fingerprint.
+func approvedBy(as []Approval) string {
+	names := make([]string, 0, len(as))
+	for _, a := range as {
+		names = append(names, mdCode(a.Principal)+" ("+mdCode(a.Key)+")")
+	}
+	return strings.Join(names, ", ")
+}
+
 // writeMarkdown is `kcg apply -o markdown`: the outcome for the change
 // ticket, per group and per partition, with what the write replayed or
 // skipped (before → target).
@@ -210,6 +242,9 @@ func (r ApplyReport) writeMarkdown(m *mdWriter) {
 	if r.Digest != "" {
 		facts = append(facts, "**Digest:** "+mdCode(r.Digest))
 	}
+	if len(r.Approvals) > 0 {
+		facts = append(facts, "**Approved by:** "+approvedBy(r.Approvals))
+	}
 	if r.RollbackPlan != nil {
 		facts = append(facts, "**Rollback plan:** "+mdCode(*r.RollbackPlan)+" (undo with `kcg apply` of it)")
 	}
@@ -220,11 +255,12 @@ func (r ApplyReport) writeMarkdown(m *mdWriter) {
 		reasons = append(reasons, mdText(why))
 	}
 	m.list(reasons)
+	span, planned := replaySpan(r.plan), planCurrents(r.plan)
 	var sums, rows [][]string
 	for _, g := range r.Groups {
 		var t tally
 		for _, p := range g.Partitions {
-			t.add(p.Before, p.Target)
+			t.addPlanned(p.Before, p.Target, planned[g.Group][vocab.TopicPartition{Topic: p.Topic, Partition: p.Partition}])
 			res := p.Result
 			if p.Error != nil {
 				res += ": " + *p.Error
@@ -232,9 +268,9 @@ func (r ApplyReport) writeMarkdown(m *mdWriter) {
 			rows = append(rows, []string{mdCode(g.Group), mdCode(p.Topic), strconv.Itoa(int(p.Partition)),
 				mdOffset(p.Before), targetCell(p.Target), mdOffset(p.After), changeText(p.Before, p.Target), mdText(res)})
 		}
-		sums = append(sums, []string{mdCode(g.Group), mdText(g.Result), strconv.Itoa(t.partitions), mdInt(t.replay), mdInt(t.skip), mdText(NonEmptyCell(Deref(g.Error)))})
+		sums = append(sums, []string{mdCode(g.Group), mdText(g.Result), strconv.Itoa(t.partitions), mdInt(t.replay), mdInt(t.skip), spanCell(span, t), mdText(NonEmptyCell(Deref(g.Error)))})
 	}
-	m.table(cols("Group", "Result", ">Partitions", ">Replay", ">Skip", "Error"), sums, "group")
+	m.table(cols("Group", "Result", ">Partitions", ">Replay", ">Skip", "Time span", "Error"), sums, "group")
 	m.table(cols("Group", "Topic", ">Partition", ">Before", ">Target", ">After", "Change", "Result"), rows, "partition")
 }
 

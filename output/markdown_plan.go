@@ -51,18 +51,10 @@ func (d PlanDocument) writeMarkdown(m *mdWriter) {
 		}
 		all.plus(t)
 		outsideAll += outside
-		groupSpan := span
-		if t.replay == 0 {
-			groupSpan = missing
-		}
-		sums = append(sums, []string{mdCode(g.Group), strconv.Itoa(t.partitions), mdInt(t.replay), mdInt(t.skip), strconv.Itoa(t.noCurrent), strconv.Itoa(outside), groupSpan})
+		sums = append(sums, []string{mdCode(g.Group), strconv.Itoa(t.partitions), mdInt(t.replay), mdInt(t.skip), strconv.Itoa(t.noCurrent), strconv.Itoa(outside), spanCell(span, t)})
 	}
 	if len(p.Groups) > 1 {
-		allSpan := span
-		if all.replay == 0 {
-			allSpan = missing
-		}
-		sums = append(sums, []string{"**all groups**", strconv.Itoa(all.partitions), mdInt(all.replay), mdInt(all.skip), strconv.Itoa(all.noCurrent), strconv.Itoa(outsideAll), allSpan})
+		sums = append(sums, []string{"**all groups**", strconv.Itoa(all.partitions), mdInt(all.replay), mdInt(all.skip), strconv.Itoa(all.noCurrent), strconv.Itoa(outsideAll), spanCell(span, all)})
 	}
 	if len(rows) == 0 {
 		m.para("The plan changes no partition.")

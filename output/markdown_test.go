@@ -16,6 +16,16 @@ func TestWriteMarkdown(t *testing.T) {
 	a, b := planA(t), decodePlan(t, planB)
 	status := fixturePlanStatus()
 	status.plan = a
+	// Ready: the live offsets are the planned ones, so the plan's time
+	// span is the span of what apply would replay (plan-status has drift,
+	// and no span).
+	ready := NewPlanStatus("reset.yaml", a, a.Cluster.ID)
+	ready.Ready = true
+	ready.WouldWrite = []PendingEntry{
+		{Group: "analytics", Topic: "payments", Partition: 0, From: Ptr[int64](5), To: Ptr[int64](2)},
+		{Group: "billing", Topic: "payments", Partition: 0, From: Ptr[int64](3), To: Ptr[int64](0)},
+		{Group: "billing", Topic: "payments", Partition: 1, To: Ptr[int64](6)},
+	}
 	refused := NewRefusedApplyReport("reset.yaml", "sha256:0123abcd", "cluster-a",
 		[]string{"group billing has 2 active members (state Stable): stop its consumers first"}).WithPlan(a)
 	cases := []struct {
@@ -26,6 +36,7 @@ func TestWriteMarkdown(t *testing.T) {
 		{"plan-delete", PlanDocument{Plan: decodePlan(t, planDelete)}},
 		{"plan-folded", PlanDocument{Plan: decodePlan(t, widePlan(25))}},
 		{"plan-status", status},
+		{"plan-status-ready", ready},
 		{"plan-status-applied", NewPlanStatus("reset.yaml", a, a.Cluster.ID)},
 		{"plan-diff", NewPlanDiff("a.yaml", "b.yaml", resetplan.Diff(a, b)).WithPlans(a, b)},
 		{"plan-diff-equal", NewPlanDiff("a.yaml", "a2.yaml", resetplan.Diff(a, a)).WithPlans(a, a)},

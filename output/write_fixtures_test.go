@@ -98,6 +98,10 @@ func fixtureApplyReport() ApplyReport {
 	r := NewApplyReport("reset.yaml", "sha256:0123abcd", "cluster-a")
 	r.Result = ResultPartial
 	r.RollbackPlan = Ptr("reset.rollback.yaml")
+	r.Approvals = []Approval{
+		{Principal: "alice@example.com", Key: "SHA256:Ad9QpYvJ0mQ3rL7sWc2xKf8gT1bNhE5uZo4iD6yMkVw", Signature: "reset.yaml.sig"},
+		{Principal: "bob@example.com,robert@example.com", Key: "SHA256:cbVw2nR8tXq5LmJ1dF7hK3sZ9pY0gA4eU6oI2wBvCxN", Signature: "reset.bob.sig"},
+	}
 	r.Groups = []ApplyGroup{
 		{Group: "analytics", Result: ResultWritten, Partitions: []ApplyPartition{
 			{Topic: "payments", Partition: 0, Before: Ptr[int64](5), Target: Ptr[int64](2), After: Ptr[int64](2), Result: ResultWritten},
