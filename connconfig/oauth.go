@@ -61,6 +61,23 @@ func (e *MechanismError) Error() string {
 
 func (e *MechanismError) Unwrap() error { return e.Err }
 
+// BrokerRejection is the mechanism's own line for the broker refusing its
+// authentication with an error code (SaslAuthenticate's
+// SASL_AUTHENTICATION_FAILED, or the connection closed mid-exchange);
+// brokerMsg is the broker's error message, if any. It is nil when the
+// mechanism has nothing to add: PLAIN and SCRAM (the generic line names
+// user and password), OAUTHBEARER and GSSAPI (their exchanges report the
+// broker's refusal themselves). kafka-go ends the exchange on an error
+// code without showing it to the mechanism, so for AWS_MSK_IAM, whose
+// broker answers nothing but the code, this is the only place to name
+// what to check.
+func BrokerRejection(m sasl.Mechanism, brokerMsg string) *MechanismError {
+	if r, ok := m.(interface{ rejection(string) *MechanismError }); ok {
+		return r.rejection(brokerMsg)
+	}
+	return nil
+}
+
 // standardHandler reports whether key=value (one of unsupportedKeys) names
 // a callback handler kcg implements itself, for the mechanism the settings
 // choose: the KIP-768 login handler for OAUTHBEARER, MSK's client handler
