@@ -1,7 +1,9 @@
 package commands_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,5 +165,76 @@ func TestMSKIAMRejectedByBroker(t *testing.T) {
 	var signed map[string]string
 	if err := json.Unmarshal(auth[0], &signed); err != nil || signed["action"] != "kafka-cluster:Connect" || !strings.HasPrefix(signed["x-amz-credential"], "AKIDKCGTEST/") || !strings.Contains(signed["x-amz-credential"], "/eu-west-1/kafka-cluster/") {
 		t.Fatalf("signed request %s (%v)", auth[0], err)
+	}
+}
+
+// AWS_MSK_IAM with no credentials in the chain, or no region: one line
+// naming the mechanism and what to set, exit 1, and nothing sent to the
+// broker.
+func TestMSKIAMNoCredentials(t *testing.T) {
+	f := newSASLFake(t, "AWS_MSK_IAM", func([]byte) (int16, string) { return 0, "" })
+	for _, c := range []struct{ name, region, want string }{
+		{"no credentials", "eu-west-1", "SASL AWS_MSK_IAM: cannot sign the authentication request (check the AWS credentials: AWS_PROFILE, AWS_ACCESS_KEY_ID, ~/.aws, the instance or task role)"},
+		{"no region", "", "SASL AWS_MSK_IAM: no AWS region"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			isolateAWS(t, c.region)
+			if c.region == "" {
+				t.Setenv("AWS_ACCESS_KEY_ID", "AKIDKCGTEST")
+				t.Setenv("AWS_SECRET_ACCESS_KEY", "kcg-test-secret-key")
+			}
+			start := time.Now()
+			r := kcg(t, "list", "-b", f.addr, "--sasl-mechanism", "AWS_MSK_IAM", "--timeout", "20s").MustCode(t, 1)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v to fail", d)
+			}
+			oneLine(t, r.Stderr, "kcg: authentication to Kafka at "+f.addr+" failed: "+c.want)
+		})
+	}
+	if n := len(f.authenticated()); n != 0 {
+		t.Fatalf("%d SaslAuthenticate requests reached the broker without a signed request", n)
+	}
+}
+
+// testJWT is an unsigned JWT with sub and exp (kcg reads exp; the broker
+// would check the signature).
+func testJWT(sub string, exp time.Time) string {
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString([]byte(`{"alg":"RS256","typ":"JWT"}`)) + "." +
+		enc.EncodeToString([]byte(fmt.Sprintf(`{"sub":%q,"exp":%d}`, sub, exp.Unix()))) + ".c2lnbmF0dXJl"
+}
+
+// An expired token in a token file: one line naming OAUTHBEARER, the file
+// and that it must be renewed, exit 1, and the token never sent.
+func TestOAuthExpiredTokenFile(t *testing.T) {
+	f := newSASLFake(t, "OAUTHBEARER", func([]byte) (int16, string) { return 0, "" })
+	p := filepath.Join(t.TempDir(), "kafka.jwt")
+	tok := testJWT("kcg-ops", time.Now().Add(-10*time.Minute))
+	if err := os.WriteFile(p, []byte(tok+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(t.TempDir(), "file.properties")
+	if err := os.WriteFile(props, []byte("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://"+p+"\n"+
+		"sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		dropIn bool
+	}{
+		{"flag", []string{"list", "-b", f.addr, "--sasl-mechanism", "OAUTHBEARER", "--sasl-oauth-token-file", p, "--timeout", "20s"}, false},
+		{"drop-in file:// endpoint", []string{"--bootstrap-server", f.addr, "--command-config", props, "--list", "--timeout", "20000"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := kcg(t, c.args...).MustCode(t, 1)
+			oneLine(t, errorLine(t, r, c.dropIn), "authentication to Kafka at "+f.addr+" failed: SASL OAUTHBEARER: the token in "+p+" expired at ", ": renew the file")
+			if strings.Contains(r.Stdout+r.Stderr, tok) {
+				t.Error("the token was printed")
+			}
+		})
+	}
+	if n := len(f.authenticated()); n != 0 {
+		t.Fatalf("the expired token was sent (%d SaslAuthenticate requests)", n)
 	}
 }
