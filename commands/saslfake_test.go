@@ -238,3 +238,48 @@ func TestOAuthExpiredTokenFile(t *testing.T) {
 		t.Fatalf("the expired token was sent (%d SaslAuthenticate requests)", n)
 	}
 }
+
+// A profile's sasl.tokenFile, end to end: the file's token is what the
+// broker receives, a renewed file is read by the next command, and
+// kcg profile show names the file but never prints the token.
+func TestOAuthProfileTokenFileSent(t *testing.T) {
+	f := newSASLFake(t, "OAUTHBEARER", func([]byte) (int16, string) { return 0, "" })
+	cfg := writeConfig(t, "profiles:\n  minted:\n    bootstrap: "+f.addr+"\n    sasl:\n      mechanism: OAUTHBEARER\n      tokenFile: kafka.jwt\n")
+	p := filepath.Join(filepath.Dir(cfg), "kafka.jwt")
+	sent := func(t *testing.T, tok string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(tok+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before := len(f.authenticated())
+		r := kcg(t, "--profile", "minted", "list", "-o", "json").MustCode(t, 0)
+		if !strings.Contains(r.Stdout, `"kind": "GroupList"`) {
+			t.Fatalf("list over the profile's token file:\n%s\n%s", r.Stdout, r.Stderr)
+		}
+		auth := f.authenticated()[before:]
+		if len(auth) == 0 {
+			t.Fatal("no SaslAuthenticate reached the broker")
+		}
+		for _, a := range auth {
+			if string(a) != "n,,\x01auth=Bearer "+tok+"\x01\x01" {
+				t.Fatalf("the broker got %q, want the file's token", a)
+			}
+		}
+	}
+	one, two := testJWT("kcg-ops", time.Now().Add(time.Hour)), testJWT("kcg-ops-renewed", time.Now().Add(2*time.Hour))
+	sent(t, one)
+	sent(t, two)
+	for _, o := range []string{"table", "json", "yaml"} {
+		out := kcg(t, "profile", "show", "minted", "-o", o).MustCode(t, 0).Stdout
+		if !strings.Contains(out, p) {
+			t.Errorf("profile show -o %s does not name the token file %s:\n%s", o, p, out)
+		}
+		for _, tok := range []string{one, two} {
+			for _, part := range strings.Split(tok, ".") {
+				if strings.Contains(out, part) {
+					t.Errorf("profile show -o %s prints the token:\n%s", o, out)
+				}
+			}
+		}
+	}
+}
