@@ -421,6 +421,60 @@ func TestOAuthProfileTokenFile(t *testing.T) {
 	}
 }
 
+// A token file renewed in place by a token of the same length, with its
+// mtime unchanged (within the filesystem's granularity, or copied with
+// its times kept): the content changed, so the next dial sends the new
+// token; an unchanged file keeps its token without parsing it again.
+func TestOAuthTokenFileSameSizeSameMtime(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "token.jwt")
+	exp := time.Now().Add(time.Hour)
+	one, two := fileJWT("aaaa", exp), fileJWT("bbbb", exp)
+	if len(one) != len(two) {
+		t.Fatalf("the tokens differ in length: %d, %d", len(one), len(two))
+	}
+	mtime := time.Now().Add(-time.Minute).Truncate(time.Second)
+	write := func(tok string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(tok+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(one)
+	cfg, err := ConnOptions{Bootstrap: "h:1", SASLMechanism: "OAUTHBEARER", SASLOAuthTokenFile: p}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := func() string {
+		t.Helper()
+		msg, err := first(t, cfg.SASL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := bearer(t, msg)
+		return tok
+	}
+	if tok := sent(); tok != one {
+		t.Fatalf("token %q, want the file's", tok)
+	}
+	write(two)
+	if st, err := os.Stat(p); err != nil || !st.ModTime().Equal(mtime) || st.Size() != int64(len(two)+1) {
+		t.Fatalf("the rewrite changed mtime or size: %v %v", st, err)
+	}
+	if tok := sent(); tok != two {
+		t.Fatalf("after a same-size, same-mtime rewrite: token %q, want the new one", tok)
+	}
+	// Unchanged bytes: the cached token, not parsed again (the cache is
+	// what is sent, even when it is made to differ from the file).
+	src := cfg.SASL.(*oauthMech).src.(*fileToken)
+	src.tok = two + "-cached"
+	if tok := sent(); tok != two+"-cached" {
+		t.Fatalf("an unchanged file was parsed again: %q", tok)
+	}
+}
+
 func TestOAuthBrokerRejection(t *testing.T) {
 	m := &oauthMech{desc: "token endpoint https://idp/token"}
 	done, resp, err := m.Next(context.Background(), []byte(`{"status":"invalid_token","scope":"kafka"}`))
