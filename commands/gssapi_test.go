@@ -37,17 +37,57 @@ func gssapiCluster(t *testing.T) gssapiEnv {
 	return g
 }
 
+// The keytab and principal of the Kerberos example in docs/connecting.md.
+const (
+	docKeytab    = "/etc/kafka/kcg-client.keytab"
+	docPrincipal = "kcg-client@KCG.TEST"
+)
+
 // javaGSSAPIConfig writes the Java client properties file a Kerberos user
-// writes for kafka-consumer-groups.sh.
+// writes for kafka-consumer-groups.sh: the example of docs/connecting.md
+// (marked <!-- tested: kerberos ... -->), with keytab and principal in
+// place of the example's. The real-KDC test runs the file as documented,
+// so the doc cannot drift from what is tested.
 func javaGSSAPIConfig(t *testing.T, keytab, principal string) string {
 	t.Helper()
+	body := docExample(t, "kerberos")
+	for _, s := range []string{docKeytab, docPrincipal} {
+		if !strings.Contains(body, s) {
+			t.Fatalf("the kerberos example of docs/connecting.md no longer names %s; the test puts its own keytab and principal in its place:\n%s", s, body)
+		}
+	}
+	body = strings.NewReplacer(docKeytab, keytab, docPrincipal, principal).Replace(body)
 	p := filepath.Join(t.TempDir(), "kerberos.properties")
-	body := fmt.Sprintf("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.kerberos.service.name=kafka\n"+
-		"sasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required \\\n    useKeyTab=true storeKey=true keyTab=\"%s\" principal=\"%s\";\n", keytab, principal)
 	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// The Kerberos example of docs/connecting.md is there, marked, and names
+// the keytab and principal the real-KDC test replaces (checked here too,
+// without a KDC, so a doc edit fails every run, not only .ci/auth-kerberos);
+// the file reaches the keytab: its properties and JAAS entry parse.
+func TestKerberosDocExample(t *testing.T) {
+	keytab := filepath.Join(t.TempDir(), "absent.keytab")
+	p := javaGSSAPIConfig(t, keytab, "kcg-client@KCG.TEST")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sasl.mechanism=GSSAPI\n", "sasl.kerberos.service.name=kafka\n", `keyTab="` + keytab + `"`} {
+		if !strings.Contains(string(data), want) {
+			t.Fatalf("the example lacks %q:\n%s", want, data)
+		}
+	}
+	conf := filepath.Join(t.TempDir(), "krb5.conf")
+	if err := os.WriteFile(conf, []byte("[libdefaults]\n\tdefault_realm = KCG.TEST\n[realms]\n\tKCG.TEST = {\n\t\tkdc = 127.0.0.1:1\n\t}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KRB5_CONFIG", conf)
+	t.Setenv("KAFKA_OPTS", "")
+	r := kcg(t, "list", "-b", "127.0.0.1:1", "--command-config", p).MustCode(t, 65)
+	oneLine(t, r.Stderr, "keytab", keytab)
 }
 
 // The real thing: kcg over SASL GSSAPI with a real MIT KDC, through its

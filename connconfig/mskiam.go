@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -108,6 +109,10 @@ type mskMech struct {
 	region string // from the AWS configuration; the broker host wins
 	signer *signer.Signer
 	now    func() time.Time
+
+	// signedFor is the region of the last signed request, for the line
+	// that reports the broker's refusal of it.
+	signedFor atomic.Pointer[string]
 }
 
 func (m *mskMech) Name() string { return mechMSKIAM }
@@ -122,12 +127,31 @@ func (m *mskMech) Start(ctx context.Context) (sasl.StateMachine, []byte, error) 
 	if region == "" {
 		return nil, nil, &MechanismError{Mechanism: mechMSKIAM, Msg: "no AWS region: the broker host is not an MSK host name, and AWS_REGION and the profile's region are unset"}
 	}
+	m.signedFor.Store(&region)
 	inner := &mskiam.Mechanism{Signer: m.signer, Credentials: m.creds, Region: region, SignTime: m.now()}
 	sess, first, err := inner.Start(ctx)
 	if err != nil {
 		return nil, nil, &MechanismError{Mechanism: mechMSKIAM, Msg: "cannot sign the authentication request (check the AWS credentials: AWS_PROFILE, AWS_ACCESS_KEY_ID, ~/.aws, the instance or task role)", Err: err}
 	}
 	return sess, first, nil
+}
+
+// rejection names what to check when the broker refused the signed
+// request: MSK answers SaslAuthenticate with SASL_AUTHENTICATION_FAILED
+// ("Access denied") for unknown or expired credentials, a signature for
+// another region, and an identity whose IAM policy lacks
+// kafka-cluster:Connect alike, so the line lists all three.
+func (m *mskMech) rejection(brokerMsg string) *MechanismError {
+	region := m.region
+	if r := m.signedFor.Load(); r != nil {
+		region = *r
+	}
+	msg := "the broker refused the signed request"
+	if brokerMsg != "" {
+		msg += " (" + printable(brokerMsg) + ")"
+	}
+	msg += fmt.Sprintf(": check the AWS credentials chain (AWS_PROFILE, AWS_ACCESS_KEY_ID, ~/.aws, the instance or task role) and that they are current, the region (signed for %s), and that the identity's IAM policy allows kafka-cluster:Connect on the cluster", region)
+	return &MechanismError{Mechanism: mechMSKIAM, Msg: msg}
 }
 
 func (m *mskMech) String() string {

@@ -183,3 +183,37 @@ func TestMSKIAMDocExample(t *testing.T) {
 		t.Fatalf("cfg %v", cfg)
 	}
 }
+
+// The broker's refusal of a signed request (SaslAuthenticate's
+// SASL_AUTHENTICATION_FAILED, which kafka-go never shows the mechanism):
+// one line naming AWS_MSK_IAM, the broker's reason, the region signed for
+// and what to check. Mechanisms that report refusals themselves, or whose
+// generic line fits, add nothing.
+func TestMSKIAMBrokerRejection(t *testing.T) {
+	m := &mskMech{creds: credentials.NewStaticCredentialsProvider("AKIDREJ", "rej-secret", ""), region: "eu-central-1", signer: newSigner(), now: time.Now}
+	if me := BrokerRejection(m, ""); me == nil || !strings.Contains(me.Error(), "(signed for eu-central-1)") {
+		t.Fatalf("before any request, the configured region: %v", me)
+	}
+	ctx := sasl.WithMetadata(context.Background(), &sasl.Metadata{Host: "b-1.demo.abc.c2.kafka.us-west-2.amazonaws.com", Port: 9098})
+	if _, _, err := m.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	me := BrokerRejection(m, "[4f1c] Access denied\nsecond line")
+	if me == nil {
+		t.Fatal("no line for AWS_MSK_IAM")
+	}
+	got := me.Error()
+	for _, want := range []string{"SASL AWS_MSK_IAM: the broker refused the signed request ([4f1c] Access denied?second line): check the AWS credentials chain (AWS_PROFILE, AWS_ACCESS_KEY_ID", "(signed for us-west-2)", "kafka-cluster:Connect"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "rej-secret") || strings.Contains(got, "\n") {
+		t.Errorf("not one safe line: %q", got)
+	}
+	for _, other := range []sasl.Mechanism{&saslMech{name: "PLAIN"}, &oauthMech{desc: "unsecured JWS"}, &gssapiMech{}} {
+		if me := BrokerRejection(other, "x"); me != nil {
+			t.Errorf("%s: %v, want nil", other.Name(), me)
+		}
+	}
+}

@@ -11,6 +11,7 @@ package connconfig
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,23 @@ func (e *MechanismError) Error() string {
 }
 
 func (e *MechanismError) Unwrap() error { return e.Err }
+
+// BrokerRejection is the mechanism's own line for the broker refusing its
+// authentication with an error code (SaslAuthenticate's
+// SASL_AUTHENTICATION_FAILED, or the connection closed mid-exchange);
+// brokerMsg is the broker's error message, if any. It is nil when the
+// mechanism has nothing to add: PLAIN and SCRAM (the generic line names
+// user and password), OAUTHBEARER and GSSAPI (their exchanges report the
+// broker's refusal themselves). kafka-go ends the exchange on an error
+// code without showing it to the mechanism, so for AWS_MSK_IAM, whose
+// broker answers nothing but the code, this is the only place to name
+// what to check.
+func BrokerRejection(m sasl.Mechanism, brokerMsg string) *MechanismError {
+	if r, ok := m.(interface{ rejection(string) *MechanismError }); ok {
+		return r.rejection(brokerMsg)
+	}
+	return nil
+}
 
 // standardHandler reports whether key=value (one of unsupportedKeys) names
 // a callback handler kcg implements itself, for the mechanism the settings
@@ -366,15 +384,21 @@ func jwtTimes(tok string) (exp, iat time.Time, err error) {
 }
 
 // fileToken reads a token from a file, KIP-768's file:// endpoint, every
-// time the file has changed (something outside kcg renews it).
+// time the file has changed (something outside kcg renews it). It reads
+// the file at every dial and compares its bytes' SHA-256 with the last
+// ones, rather than trusting mtime and size: a renewal written in place
+// with a token of the same length (JWTs of one issuer usually are) within
+// the filesystem's timestamp granularity, or copied with its mtime kept,
+// changes neither. A token is a few KB and kcg dials a handful of
+// connections per command (a watch: per round), so the read costs nothing
+// that matters; the token is parsed again only when the bytes changed.
 type fileToken struct {
 	path string
 
-	mu    sync.Mutex
-	mtime time.Time
-	size  int64
-	tok   string
-	exp   time.Time
+	mu  sync.Mutex
+	sum [sha256.Size]byte // of the bytes tok was read from
+	tok string
+	exp time.Time
 }
 
 // read reads and checks the file.
@@ -390,23 +414,24 @@ func (f *fileToken) read() (string, time.Time, error) {
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("cannot read the token file: %v", err)
 	}
+	sum := sha256.Sum256(data)
+	if f.tok != "" && sum == f.sum {
+		return f.tok, f.exp, nil
+	}
 	tok := strings.TrimSpace(string(data))
 	exp, _, err := jwtTimes(tok)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("token file %s %v", f.path, err)
 	}
-	f.mtime, f.size, f.tok, f.exp = st.ModTime(), st.Size(), tok, exp
+	f.sum, f.tok, f.exp = sum, tok, exp
 	return tok, exp, nil
 }
 
 func (f *fileToken) token(context.Context) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st, err := os.Stat(f.path)
-	if err != nil || !st.ModTime().Equal(f.mtime) || st.Size() != f.size {
-		if _, _, err := f.read(); err != nil {
-			return "", &MechanismError{Mechanism: mechOAuth, Msg: err.Error()}
-		}
+	if _, _, err := f.read(); err != nil {
+		return "", &MechanismError{Mechanism: mechOAuth, Msg: err.Error()}
 	}
 	if time.Now().After(f.exp) {
 		return "", &MechanismError{Mechanism: mechOAuth, Msg: fmt.Sprintf("the token in %s expired at %s: renew the file", f.path, f.exp.UTC().Format(time.RFC3339))}

@@ -331,6 +331,150 @@ func TestOAuthTokenFile(t *testing.T) {
 	}
 }
 
+// fileJWT is an unsigned JWT with sub and exp, as a token file holds one.
+func fileJWT(sub string, exp time.Time) string {
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString([]byte(`{"alg":"RS256"}`)) + "." + enc.EncodeToString([]byte(fmt.Sprintf(`{"sub":%q,"exp":%d}`, sub, exp.Unix()))) + ".c2ln"
+}
+
+// A profile's sasl.tokenFile (relative to the config file) resolves to the
+// token file mechanism, with or without sasl.mechanism, and the file is
+// read again when it changes, as --sasl-oauth-token-file; a flag naming
+// another token source replaces it; a missing file is bad input naming
+// the profile.
+func TestOAuthProfileTokenFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "secrets"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tokPath := filepath.Join(dir, "secrets", "kafka.jwt")
+	write := func(tok string) {
+		t.Helper()
+		if err := os.WriteFile(tokPath, []byte(tok+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(EnvConfig, writeFile(t, dir, "config.yaml", `profiles:
+  minted:
+    bootstrap: broker-1:9093
+    securityProtocol: SASL_SSL
+    sasl:
+      mechanism: OAUTHBEARER
+      tokenFile: secrets/kafka.jwt
+  implied:
+    bootstrap: broker-1:9093
+    sasl:
+      tokenFile: secrets/kafka.jwt
+  gone:
+    bootstrap: broker-1:9093
+    sasl:
+      tokenFile: secrets/none.jwt
+`))
+	one := fileJWT("one", time.Now().Add(time.Hour))
+	write(one)
+	for _, name := range []string{"minted", "implied"} {
+		t.Run(name, func(t *testing.T) {
+			write(one)
+			cfg, got, err := ConnOptions{UseProfiles: true, Profile: name}.ResolveProfile()
+			if err != nil || got != name {
+				t.Fatalf("profile %q: %v", got, err)
+			}
+			m, ok := cfg.SASL.(*oauthMech)
+			if !ok {
+				t.Fatalf("mechanism %v, want OAUTHBEARER", cfg.SASL)
+			}
+			if src, ok := m.src.(*fileToken); !ok || src.path != tokPath || m.desc != "token file "+tokPath {
+				t.Fatalf("token source %#v (%s), want the file %s", m.src, m.desc, tokPath)
+			}
+			if s := fmt.Sprintf("%v %+v %s", cfg, cfg.SASL, m); strings.Contains(s, one) {
+				t.Fatalf("printing the connection shows the token: %s", s)
+			}
+			msg, err := first(t, cfg.SASL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tok, _ := bearer(t, msg); tok != one {
+				t.Fatalf("token %q, want the file's", tok)
+			}
+			two := fileJWT("two-renewed-"+name, time.Now().Add(2*time.Hour))
+			write(two)
+			if msg, err = first(t, cfg.SASL); err != nil {
+				t.Fatal(err)
+			}
+			if tok, _ := bearer(t, msg); tok != two {
+				t.Fatalf("after the file changed: token %q, want the new one", tok)
+			}
+		})
+	}
+	// A flag naming another source wins over the profile's file.
+	cfg, _, err := ConnOptions{UseProfiles: true, Profile: "minted", SASLOAuthTokenFile: writeFile(t, dir, "flag.jwt", one)}.ResolveProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := cfg.SASL.(*oauthMech).src.(*fileToken); src.path != filepath.Join(dir, "flag.jwt") {
+		t.Fatalf("the flag's file lost to the profile's: %s", src.path)
+	}
+	_, _, err = ConnOptions{UseProfiles: true, Profile: "gone"}.ResolveProfile()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Kind != ConfigErrorData || !strings.Contains(err.Error(), `profile "gone"`) || !strings.Contains(err.Error(), "cannot read the token file") {
+		t.Fatalf("missing token file: %v", err)
+	}
+}
+
+// A token file renewed in place by a token of the same length, with its
+// mtime unchanged (within the filesystem's granularity, or copied with
+// its times kept): the content changed, so the next dial sends the new
+// token; an unchanged file keeps its token without parsing it again.
+func TestOAuthTokenFileSameSizeSameMtime(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "token.jwt")
+	exp := time.Now().Add(time.Hour)
+	one, two := fileJWT("aaaa", exp), fileJWT("bbbb", exp)
+	if len(one) != len(two) {
+		t.Fatalf("the tokens differ in length: %d, %d", len(one), len(two))
+	}
+	mtime := time.Now().Add(-time.Minute).Truncate(time.Second)
+	write := func(tok string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(tok+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(one)
+	cfg, err := ConnOptions{Bootstrap: "h:1", SASLMechanism: "OAUTHBEARER", SASLOAuthTokenFile: p}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := func() string {
+		t.Helper()
+		msg, err := first(t, cfg.SASL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := bearer(t, msg)
+		return tok
+	}
+	if tok := sent(); tok != one {
+		t.Fatalf("token %q, want the file's", tok)
+	}
+	write(two)
+	if st, err := os.Stat(p); err != nil || !st.ModTime().Equal(mtime) || st.Size() != int64(len(two)+1) {
+		t.Fatalf("the rewrite changed mtime or size: %v %v", st, err)
+	}
+	if tok := sent(); tok != two {
+		t.Fatalf("after a same-size, same-mtime rewrite: token %q, want the new one", tok)
+	}
+	// Unchanged bytes: the cached token, not parsed again (the cache is
+	// what is sent, even when it is made to differ from the file).
+	src := cfg.SASL.(*oauthMech).src.(*fileToken)
+	src.tok = two + "-cached"
+	if tok := sent(); tok != two+"-cached" {
+		t.Fatalf("an unchanged file was parsed again: %q", tok)
+	}
+}
+
 func TestOAuthBrokerRejection(t *testing.T) {
 	m := &oauthMech{desc: "token endpoint https://idp/token"}
 	done, resp, err := m.Next(context.Background(), []byte(`{"status":"invalid_token","scope":"kafka"}`))

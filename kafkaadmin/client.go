@@ -264,6 +264,11 @@ func (c *Client) networkErr(err error) error {
 	if errors.As(err, &me) {
 		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
 	}
+	if errors.Is(err, kafka.SASLAuthenticationFailed) {
+		if me := connconfig.BrokerRejection(c.cfg.SASL, brokerMessage(err, kafka.SASLAuthenticationFailed)); me != nil {
+			return &AuthError{Bootstrap: c.Bootstrap(), Err: me}
+		}
+	}
 	if errors.Is(err, kafka.SASLAuthenticationFailed) || errors.Is(err, kafka.IllegalSASLState) || errors.Is(err, kafka.UnsupportedSASLMechanism) {
 		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}
 	}
@@ -273,6 +278,14 @@ func (c *Client) networkErr(err error) error {
 		return &UnreachableError{Bootstrap: c.Bootstrap(), Err: err}
 	}
 	return err
+}
+
+// brokerMessage is the broker's own message in err, which holds code as
+// kafka-go wraps it with a message ("CODE: MESSAGE"), or "" when the
+// broker sent none.
+func brokerMessage(err error, code kafka.Error) string {
+	_, msg, _ := strings.Cut(err.Error(), code.Error()+": ")
+	return msg
 }
 
 // apiVersions returns the API version ranges of the bootstrap broker,
