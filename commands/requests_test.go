@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -14,9 +15,31 @@ import (
 
 // countRequests counts the requests kfake receives, per API, while run
 // runs.
+//
+// It first waits (up to 3 s) until kfake has handled no request for
+// 250 ms: on a loaded machine kfake may still be handling a request that
+// the previous command sent just before it closed its connections, and
+// that request is not this run's.
 func countRequests(t *testing.T, e *kafkatest.Env, run func()) map[string]int {
 	t.Helper()
 	var mu sync.Mutex
+	last := time.Now()
+	e.Kfake.Control(func(kmsg.Request) (kmsg.Response, error, bool) {
+		e.Kfake.KeepControl()
+		mu.Lock()
+		last = time.Now()
+		mu.Unlock()
+		return nil, nil, false
+	})
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		mu.Lock()
+		quiet := time.Since(last) >= 250*time.Millisecond
+		mu.Unlock()
+		if quiet {
+			break
+		}
+	}
+	e.Kfake.DropControl()
 	n := map[string]int{}
 	e.Kfake.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
 		e.Kfake.KeepControl()
