@@ -53,3 +53,53 @@ func TestPlanShareTypeWithoutShareGroups(t *testing.T) {
 	r.MustCode(t, 3)
 	oneLine(t, r.Stderr, "the cluster has no share groups", "Kafka 4.1")
 }
+
+// The same for streams groups: on a cluster without them (3.9, 4.0 in the
+// version suites, and kfake, which has no StreamsGroupDescribe) plan
+// --all-groups --type streams says so in one line, exit 3.
+func TestPlanStreamsTypeWithoutStreamsGroups(t *testing.T) {
+	f := newResetFixture(t)
+	r := kcgOn(t, f.e, "plan", "--all-groups", "--type", "streams", "--topic", f.topic, "--to-earliest", "--out", "-")
+	if f.e.HasStreamsGroups(t) {
+		if strings.Contains(r.Stderr, "has no streams groups") {
+			t.Fatalf("a cluster with streams groups said it has none: %q", r.Stderr)
+		}
+		return
+	}
+	r.MustCode(t, 3)
+	oneLine(t, r.Stderr, "the broker has no streams groups", "Kafka 4.1", "nothing was written")
+}
+
+// kcg list --type share on a cluster without share groups (3.9, 4.0: the
+// version suites) adds one note line on stderr to its list, as --type
+// streams does; a cluster with share groups (4.1+, kfake) prints none.
+func TestListShareTypeWithoutShareGroups(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	r := kcgOn(t, e, "list", "--type", "share").MustCode(t, 0)
+	if e.HasShareGroups(t) {
+		if r.Stderr != "" {
+			t.Fatalf("a cluster with share groups: stderr %q", r.Stderr)
+		}
+		return
+	}
+	oneLine(t, r.Stderr, "note: the broker has no share groups", "Kafka 4.1")
+}
+
+// The streams note of kcg list on any cluster: one line where the cluster
+// has no streams groups (kfake too), none where it has.
+func TestListStreamsTypeNote(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	r := kcgOn(t, e, "list", "--type", "streams").MustCode(t, 0)
+	if e.HasStreamsGroups(t) {
+		if r.Stderr != "" {
+			t.Fatalf("a cluster with streams groups: stderr %q", r.Stderr)
+		}
+		return
+	}
+	oneLine(t, r.Stderr, "note: the broker has no streams groups")
+	if r := kcgOn(t, e, "list", "--type", "share,streams").MustCode(t, 0); e.HasShareGroups(t) {
+		oneLine(t, r.Stderr, "note: the broker has no streams groups")
+	} else if n := strings.Count(r.Stderr, "\n"); n != 2 || !strings.Contains(r.Stderr, "no share groups") {
+		t.Fatalf("list --type share,streams: stderr %q", r.Stderr)
+	}
+}

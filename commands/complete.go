@@ -414,15 +414,26 @@ func readNames(c *cli.Context, topics, internal bool) []string {
 			}
 		}
 	} else {
-		gs, err := groupops.ListConsumerGroups(ctx, cl, kafkaadmin.ListGroupsOptions{})
+		gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
 		if err != nil {
 			return nil
 		}
-		for _, g := range gs {
+		names = completionGroups(gs)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// completionGroups are the ids of the groups kcg manages (consumer,
+// share and streams groups, as `kcg list --type all` shows them), less
+// those of a type it refuses (Connect groups, types Kafka adds later).
+func completionGroups(gs []kafkaadmin.GroupListing) []string {
+	var names []string
+	for _, g := range gs {
+		if groupops.FamilyOfListing(g) != groupops.FamilyOther {
 			names = append(names, g.Group)
 		}
 	}
-	slices.Sort(names)
 	return names
 }
 

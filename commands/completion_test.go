@@ -239,6 +239,32 @@ func TestCompletionClusterNamesReadOnly(t *testing.T) {
 	}
 }
 
+// Group names of every type kcg manages are offered: a share group next to
+// a consumer group (kfake has no streams groups:
+// TestCompletionGroupsOfEveryManagedType covers them), with the same
+// ListGroups request.
+func TestCompletionShareGroupNames(t *testing.T) {
+	e := kafkatest.Fake(t)
+	topic := kafkatest.UniqueName(t, "cshare")
+	group := kafkatest.UniqueName(t, "cgrp")
+	share := kafkatest.UniqueName(t, "cgrp")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(3)...)
+	e.Commit(t, group, topic, map[int32]int64{0: 1})
+	e.ShareGroupMember(t, share, topic)
+	t.Setenv("KCG_BOOTSTRAP_SERVER", e.Bootstrap)
+	for _, args := range [][]string{
+		{"describe", "c"},
+		{"delete", "--group", "c"},
+		{"plan", "c"},
+	} {
+		got := words(t, args...)
+		if !slices.Contains(got, group) || !slices.Contains(got, share) {
+			t.Errorf("%q: want %q and the share group %q in %q", args, group, share, got)
+		}
+	}
+}
+
 // No cluster known, or one that does not answer: no words, no error text,
 // exit 0, within the budget.
 func TestCompletionUnreachableIsSilent(t *testing.T) {

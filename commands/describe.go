@@ -41,7 +41,13 @@ func describeCommand(s Streams) *cli.Command {
 			"--state table they are a usage error. -o prometheus writes the Prometheus text\n" +
 			"format with kafka_exporter's metric names (docs/output.md). --max-lag,\n" +
 			"--max-time-lag and --min-retention-headroom make it a check: exit 5 and one\n" +
-			"stderr line per group over a limit.",
+			"stderr line per group over a limit.\n\n" +
+			"A share group's offsets table has START-OFFSET (the share-partition start\n" +
+			"offset, startOffset in JSON/YAML) where a consumer group has the committed\n" +
+			"offset, and the lag where the broker gives it (Kafka 4.2+). A streams group\n" +
+			"adds its topology's topics by kind (STREAMS-TOPIC: input, repartition,\n" +
+			"changelog) and its members' tasks (ACTIVE-TASKS, STANDBY-TASKS,\n" +
+			"WARMUP-TASKS); docs/group-types.md.",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "describe every consumer group"},

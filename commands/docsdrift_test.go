@@ -126,3 +126,26 @@ func TestDocsDropInRule(t *testing.T) {
 		t.Fatalf("kcg -x --list: %q", r.Stderr)
 	}
 }
+
+// docs/plan-format.md's groups[].type row names every group type kcg
+// plans (share and streams included), and the sentences from before share
+// and streams groups were managed do not come back.
+func TestDocsGroupTypesPlanned(t *testing.T) {
+	row := regexp.MustCompile("(?m)^\\| `type` \\| string \\| (.*)$").FindStringSubmatch(readDoc(t, "plan-format.md"))
+	if row == nil {
+		t.Fatal("docs/plan-format.md has no groups[].type row")
+	}
+	for _, typ := range []string{"classic", "consumer", "share", "streams"} {
+		if !strings.Contains(row[1], "`"+typ+"`") {
+			t.Errorf("docs/plan-format.md: the type row does not name %s: %s", typ, row[1])
+		}
+	}
+	for doc, stale := range map[string]string{
+		"plan-format.md":   "Share and streams groups are never planned",
+		"compatibility.md": "kcg's commands do not\nmanage them",
+	} {
+		if strings.Contains(readDoc(t, doc), stale) {
+			t.Errorf("docs/%s says again %q; kcg plans, applies and deletes share and streams groups", doc, stale)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -63,10 +64,12 @@ func runList(c *cli.Context, s Streams, o listOptions) error {
 	if err != nil {
 		return err
 	}
-	if note, err := groupops.NoStreamsNote(ctx, cl, o.filter.Types); err != nil {
-		return err
-	} else if note != "" {
-		fmt.Fprintln(s.Err, note)
+	for _, noteOf := range []func(context.Context, *kafkaadmin.Client, []string) (string, error){groupops.NoShareNote, groupops.NoStreamsNote} {
+		if note, err := noteOf(ctx, cl, o.filter.Types); err != nil {
+			return err
+		} else if note != "" {
+			fmt.Fprintln(s.Err, note)
+		}
 	}
 	return output.Write(s.Out, o.format, output.NewGroupListOf(gs))
 }

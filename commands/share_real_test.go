@@ -108,6 +108,94 @@ func waitShareOffsets(t *testing.T, e *kafkatest.Env, group, topic string, n int
 	}
 }
 
+// describeShareStartOffsets checks kcg describe's startOffset and lag of
+// share group's share-partitions of topic (two partitions) on the real
+// broker, whose member (the console share consumer) consumes and
+// acknowledges what is produced: once both are initialised, records
+// produced after move the start offsets on. Share consumers acknowledge
+// asynchronously, so it polls (60 s at most) until kcg shows the start
+// offsets advanced and, where the broker gives lag
+// (DescribeShareGroupOffsets v1, 4.2+), lag 0, twice alike; then the
+// start offsets must equal franz-go's (kafkatest.ShareStartOffsets), and
+// lag be null before 4.2.
+func describeShareStartOffsets(t *testing.T, e *kafkatest.Env, group, topic string) {
+	t.Helper()
+	before := waitShareOffsets(t, e, group, topic, 2)
+	e.Produce(t, topic, 0, records(3)...)
+	e.Produce(t, topic, 1, records(3)...)
+	type row struct {
+		Partition    int32
+		StartOffset  *int64
+		LogEndOffset *int64
+		Lag          *int64
+	}
+	read := func() (map[int32]row, string) {
+		r := kcgOn(t, e, "describe", group, "--topic", topic, "-o", "json").MustCode(t, 0)
+		var doc struct{ Groups []struct{ Offsets []row } }
+		if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || len(doc.Groups) != 1 {
+			t.Fatalf("describe -o json: %v\n%s", err, r.Stdout)
+		}
+		out := map[int32]row{}
+		for _, o := range doc.Groups[0].Offsets {
+			out[o.Partition] = o
+		}
+		return out, r.Stdout
+	}
+	// consumed: every start offset past where it was before the records
+	// and within the log, and (4.2+) the broker's lag 0. The start
+	// offset the broker reports is the persisted one, which may stay
+	// behind the log end while lag is already 0 (4.4.0: 21 of 24).
+	consumed := func(rs map[int32]row) bool {
+		for p := range int32(2) {
+			o, ok := rs[p]
+			if !ok || o.StartOffset == nil || o.LogEndOffset == nil || *o.StartOffset <= before[p] || *o.StartOffset > *o.LogEndOffset {
+				return false
+			}
+			if !e.Before(4, 2) && (o.Lag == nil || *o.Lag != 0) {
+				return false
+			}
+		}
+		return true
+	}
+	// values is rs by value (the rows hold pointers), to compare two reads.
+	values := func(rs map[int32]row) string {
+		v := func(p *int64) string {
+			if p == nil {
+				return "null"
+			}
+			return fmt.Sprint(*p)
+		}
+		var b strings.Builder
+		for p := range int32(2) {
+			o := rs[p]
+			fmt.Fprintf(&b, "%d:%s/%s/%s ", p, v(o.StartOffset), v(o.LogEndOffset), v(o.Lag))
+		}
+		return b.String()
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	last := ""
+	for {
+		rs, out := read()
+		if consumed(rs) && values(rs) == last {
+			franz := e.ShareStartOffsets(t, group)[topic]
+			for p, o := range rs {
+				if franz[p] != *o.StartOffset {
+					t.Fatalf("partition %d: kcg startOffset %d, franz-go %d\n%s", p, *o.StartOffset, franz[p], out)
+				}
+				if e.Before(4, 2) && o.Lag != nil {
+					t.Fatalf("partition %d: lag %d from a broker before 4.2 (Kafka %s), want null\n%s", p, *o.Lag, e.Version, out)
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("share group %s: the start offsets did not advance past %v (with lag 0 from 4.2) and hold there in 60s:\n%s", group, before, out)
+		}
+		last = values(rs)
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
 // waitShareState waits until kcg describe shows group in state.
 func waitShareState(t *testing.T, e *kafkatest.Env, group, state string) {
 	t.Helper()

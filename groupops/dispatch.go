@@ -242,6 +242,17 @@ func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string)
 			return nil, 0, &NoShareGroupsError{API: "ShareGroupDescribe"}
 		}
 	}
+	if slices.Contains(types, vocab.TypeStreams) {
+		// --type streams on a cluster without streams groups (3.9, 4.0,
+		// kfake): the same, rather than plan nothing.
+		ok, err := cl.HasStreamsGroups(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			return nil, 0, &NoStreamsGroupsError{}
+		}
+	}
 	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
 	if err != nil {
 		return nil, 0, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -19,6 +20,22 @@ import (
 // NoShareGroupsError is a cluster without the share-group APIs (3.9, 4.0,
 // or share groups off). Exit 3: nothing was written.
 type NoShareGroupsError = kafkaadmin.NoShareGroupsError
+
+// NoShareNote is the one line `kcg list --type share` (or any --type
+// naming share) prints on stderr on a cluster without share groups
+// (Kafka 3.9, 4.0: no ShareGroupDescribe v1), as NoStreamsNote does for
+// streams groups; "" when the cluster has them or types do not ask for
+// them.
+func NoShareNote(ctx context.Context, cl *kafkaadmin.Client, types []string) (string, error) {
+	if !slices.Contains(types, vocab.TypeShare) {
+		return "", nil
+	}
+	ok, err := cl.HasShareGroups(ctx)
+	if err != nil || ok {
+		return "", err
+	}
+	return "note: the broker has no share groups (KIP-932, Kafka 4.1 and later: it does not offer ShareGroupDescribe)", nil
+}
 
 // ShareGroup is one share group as describe, plan and apply read it.
 type ShareGroup struct {

@@ -26,6 +26,18 @@ func NoStreamsNote(ctx context.Context, cl *kafkaadmin.Client, types []string) (
 	return "note: " + kafkaadmin.ErrNoStreamsGroups.Error(), nil
 }
 
+// NoStreamsGroupsError is `plan --all-groups --type streams` on a
+// cluster without streams groups (Kafka 3.9, 4.0): exit 3, one line, as
+// NoShareGroupsError for --type share. It wraps
+// kafkaadmin.ErrNoStreamsGroups.
+type NoStreamsGroupsError struct{}
+
+func (*NoStreamsGroupsError) Error() string {
+	return kafkaadmin.ErrNoStreamsGroups.Error() + "; nothing was written"
+}
+
+func (*NoStreamsGroupsError) Unwrap() error { return kafkaadmin.ErrNoStreamsGroups }
+
 // RefuseStreamsGroups is RefuseOtherTypes that refuses streams groups
 // too: the kafka-consumer-groups command line (drop-in mode) manages
 // consumer groups only, as the Java tool does, so a script written for

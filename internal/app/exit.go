@@ -79,7 +79,8 @@ func ExitCode(ctx context.Context, err error) int {
 	var sme *groupops.SourceMissingError
 	var nsg *groupops.NoShareGroupsError
 	var tme *groupops.TypeMismatchError
-	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) || errors.As(err, &tme) {
+	var nst *groupops.NoStreamsGroupsError
+	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) || errors.As(err, &tme) || errors.As(err, &nst) {
 		return ExitRefused
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {

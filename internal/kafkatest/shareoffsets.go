@@ -57,6 +57,19 @@ func (e *Env) ShareStartOffsets(t testing.TB, group string) map[string]map[int32
 // (ShareGroupDescribe): 4.1 and later, and kfake.
 func (e *Env) HasShareGroups(t testing.TB) bool {
 	t.Helper()
+	return e.hasAPI(t, kmsg.ShareGroupDescribe)
+}
+
+// HasStreamsGroups reports whether the cluster has the streams-group APIs
+// (StreamsGroupDescribe): 4.1 and later; kfake has none.
+func (e *Env) HasStreamsGroups(t testing.TB) bool {
+	t.Helper()
+	return e.hasAPI(t, kmsg.StreamsGroupDescribe)
+}
+
+// hasAPI reports whether the cluster's ApiVersions offers key.
+func (e *Env) hasAPI(t testing.TB, key kmsg.Key) bool {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, e.kgoClient(t))
@@ -64,7 +77,7 @@ func (e *Env) HasShareGroups(t testing.TB) bool {
 		t.Fatalf("kafkatest: ApiVersions: %v", err)
 	}
 	for _, k := range res.ApiKeys {
-		if k.ApiKey == int16(kmsg.ShareGroupDescribe) {
+		if k.ApiKey == int16(key) {
 			return true
 		}
 	}
