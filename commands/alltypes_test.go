@@ -103,3 +103,20 @@ func TestListStreamsTypeNote(t *testing.T) {
 		t.Fatalf("list --type share,streams: stderr %q", r.Stderr)
 	}
 }
+
+// --type all is every type the cluster has: on a cluster without share or
+// streams groups (3.9, 4.0; kfake has no streams groups) it plans the
+// consumer groups and says nothing of the missing types, where naming
+// such a type on its own is refused (the tests above).
+func TestPlanAllTypesOnEveryCluster(t *testing.T) {
+	f := newResetFixture(t)
+	for _, typ := range []string{"all", "streams,share,consumer,classic"} {
+		r := kcgOn(t, f.e, "plan", "--all-groups", "--type", typ, "--topic", f.topic, "--to-current", "--out", "-").MustCode(t, 0)
+		if !strings.Contains(r.Stdout, f.group) {
+			t.Fatalf("--type %s does not plan the consumer group %s:\n%s", typ, f.group, r.Stdout)
+		}
+		if strings.Contains(r.Stderr, "has no") {
+			t.Fatalf("--type %s: stderr %q", typ, r.Stderr)
+		}
+	}
+}

@@ -231,6 +231,25 @@ func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string)
 	if types == nil {
 		types = DefaultAllGroupsTypes
 	}
+	// --type all (or every type listed) is every type the cluster has: on
+	// 3.9 and 4.0 it plans the consumer groups. A type named on its own
+	// that the cluster lacks is refused below.
+	every := len(types) == len(AllGroupTypes) && !slices.ContainsFunc(AllGroupTypes, func(t string) bool { return !slices.Contains(types, t) })
+	if every {
+		types = slices.Clone(types)
+		for _, t := range []struct {
+			name string
+			has  func(context.Context) (bool, error)
+		}{{vocab.TypeShare, cl.HasShareGroups}, {vocab.TypeStreams, cl.HasStreamsGroups}} {
+			ok, err := t.has(ctx)
+			if err != nil {
+				return nil, 0, err
+			}
+			if !ok {
+				types = slices.DeleteFunc(types, func(s string) bool { return s == t.name })
+			}
+		}
+	}
 	if slices.Contains(types, vocab.TypeShare) {
 		// --type share on a cluster without share groups (3.9, 4.0):
 		// say so rather than plan nothing.
