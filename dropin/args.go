@@ -122,6 +122,12 @@ func (e *joptError) Error() string { return "joptsimple." + e.class + ": " + e.m
 // --type) only when the next token does not look like an option, every
 // option repeatable, "--" ends the options, and other tokens ignored.
 func parseJavaArgs(args []string) (*javaArgs, error) {
+	return parseJavaArgsOf(args, javaOptions, availableIf)
+}
+
+// parseJavaArgsOf is parseJavaArgs with a tool's option table and
+// availableIf constraints (kafka-share-groups has its own: share.go).
+func parseJavaArgsOf(args []string, javaOptions map[string]argKind, availableIf map[string][]string) (*javaArgs, error) {
 	a := &javaArgs{has: map[string]bool{}, values: map[string][]string{}}
 	looksLikeOption := func(s string) bool { return len(s) > 1 && strings.HasPrefix(s, "-") }
 	for i := 0; i < len(args); i++ {
