@@ -421,6 +421,9 @@ or no kcg command, or the binary named ` + "`kafka-consumer-groups`" + ` or
 ` + "`kafka-consumer-groups.sh`" + ` — kcg behaves as Apache Kafka's
 kafka-consumer-groups.sh. Named ` + "`kafka-streams-groups`" + ` or
 ` + "`kafka-streams-groups.sh`" + `, it behaves as Apache Kafka's
-kafka-streams-groups.sh (docs/group-types.md). Flags typed before a kcg command
+kafka-streams-groups.sh; named ` + "`kafka-share-groups`" + ` or
+` + "`kafka-share-groups.sh`" + `, as kafka-share-groups.sh
+(docs/group-types.md): kcg tells the three tools apart by the name it was
+called by (a symlink or a copy of the binary). Flags typed before a kcg command
 (` + "`kcg -b H describe G`" + `) are that command's. See docs/migration.md.
 `
