@@ -109,7 +109,11 @@ func (d *dropIn) resetOffsets() error {
 					jg.Partitions = append(jg.Partitions, javaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
 				}
 			}
-			tableGroups = append(tableGroups, jg)
+			// kafka-share-groups prints no header for a group without
+			// share-partitions (one that does not exist).
+			if !d.share || len(jg.Partitions) > 0 {
+				tableGroups = append(tableGroups, jg)
+			}
 		}
 	}
 	if export {

@@ -362,8 +362,9 @@ func (d *dropIn) shareDescribe() error {
 			return &javaFailure{fmt.Sprintf("org.apache.kafka.common.errors.GroupIdNotFoundException: Group %s not found.", g.Name()), app.ExitError}
 		}
 	}
-	var b strings.Builder
 	for _, g := range snap.Groups {
+		// One group at a time, so its stderr notes come in order.
+		var b strings.Builder
 		switch {
 		case d.a.Has("members"):
 			shareMembers(&b, d.s.Err, g, d.a.Has("verbose"))
@@ -372,8 +373,11 @@ func (d *dropIn) shareDescribe() error {
 		default:
 			shareOffsets(&b, snap, g, d.a.Has("verbose"))
 		}
+		if err := writeAll(d.s.Out, b.String()); err != nil {
+			return err
+		}
 	}
-	return writeAll(d.s.Out, b.String())
+	return nil
 }
 
 // shareNoMembers says on stderr, as Java does, that g has no members.
