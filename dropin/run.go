@@ -234,6 +234,9 @@ func (d *dropIn) deleteGroups() error {
 		r := deleteOutcome{Group: o.Group}
 		if o.Err != nil {
 			r.Error = output.Ptr(javaErrorText(o.Err))
+			if d.share {
+				r.Error = output.Ptr(shareDeleteErrorText(o.Group, o.Err))
+			}
 			failed = true
 		}
 		res = append(res, r)

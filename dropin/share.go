@@ -567,3 +567,17 @@ func (d *dropIn) shareDeleteOffsets() error {
 	}
 	return nil
 }
+
+// shareDeleteErrorText is what kafka-share-groups --delete prints for a
+// group the broker did not delete: ShareGroupService's own texts for a
+// group with members and for one that does not exist (Kafka 4.4), else
+// the exception as for kafka-consumer-groups.
+func shareDeleteErrorText(group string, err error) string {
+	switch vocab.Code(kafkaadmin.CodeOf(err)) {
+	case vocab.CodeNonEmptyGroup:
+		return "org.apache.kafka.common.errors.GroupNotEmptyException: Share group '" + group + "' is not EMPTY."
+	case vocab.CodeGroupIDNotFound:
+		return "org.apache.kafka.common.errors.GroupIdNotFoundException: Group '" + group + "' is not a share group."
+	}
+	return javaErrorText(err)
+}
