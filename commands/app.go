@@ -49,6 +49,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		// Called as kafka-streams-groups(.sh): that tool's command line.
 		return dropin.RunStreams(ctx, args, s)
 	}
+	if dropin.ShareCalled(args) {
+		// Called as kafka-share-groups(.sh): that tool's command line.
+		return dropin.RunShare(ctx, args, s)
+	}
 	cliApp := newApp(s)
 	if native, ok := hoistLeadingFlags(cliApp, args); ok && !javaCommandLine(args) {
 		// "kcg -b H describe G", "kcg --bootstrap-server H list".

@@ -87,7 +87,9 @@ func manRoot(a *cli.App) string {
 		"which re-checks every precondition and leaves a rollback plan behind.\n\n"+
 		"Called with the Java tool's options (an action such as --list, --describe or "+
 		"--reset-offsets), or under the name kafka-consumer-groups.sh, kcg runs in drop-in "+
-		"mode: the Java tool's command line and output, with kcg's exit codes.")
+		"mode: the Java tool's command line and output, with kcg's exit codes. "+
+		"Under the name kafka-streams-groups.sh or kafka-share-groups.sh it takes that "+
+		"Java tool's command line instead.")
 	b.WriteString(".SH COMMANDS\n")
 	for _, c := range a.Commands {
 		if c.Hidden {

@@ -122,6 +122,12 @@ func (e *joptError) Error() string { return "joptsimple." + e.class + ": " + e.m
 // --type) only when the next token does not look like an option, every
 // option repeatable, "--" ends the options, and other tokens ignored.
 func parseJavaArgs(args []string) (*javaArgs, error) {
+	return parseJavaArgsOf(args, javaOptions, availableIf)
+}
+
+// parseJavaArgsOf is parseJavaArgs with a tool's option table and
+// availableIf constraints (kafka-share-groups has its own: share.go).
+func parseJavaArgsOf(args []string, javaOptions map[string]argKind, availableIf map[string][]string) (*javaArgs, error) {
 	a := &javaArgs{has: map[string]bool{}, values: map[string][]string{}}
 	looksLikeOption := func(s string) bool { return len(s) > 1 && strings.HasPrefix(s, "-") }
 	for i := 0; i < len(args); i++ {
@@ -415,6 +421,9 @@ or no kcg command, or the binary named ` + "`kafka-consumer-groups`" + ` or
 ` + "`kafka-consumer-groups.sh`" + ` — kcg behaves as Apache Kafka's
 kafka-consumer-groups.sh. Named ` + "`kafka-streams-groups`" + ` or
 ` + "`kafka-streams-groups.sh`" + `, it behaves as Apache Kafka's
-kafka-streams-groups.sh (docs/group-types.md). Flags typed before a kcg command
+kafka-streams-groups.sh; named ` + "`kafka-share-groups`" + ` or
+` + "`kafka-share-groups.sh`" + `, as kafka-share-groups.sh
+(docs/group-types.md): kcg tells the three tools apart by the name it was
+called by (a symlink or a copy of the binary). Flags typed before a kcg command
 (` + "`kcg -b H describe G`" + `) are that command's. See docs/migration.md.
 `

@@ -41,9 +41,11 @@ func (d *dropIn) resetOffsets() error {
 	}
 	defer done()
 	// kafka-consumer-groups resets consumer groups only (share groups:
-	// kafka-share-groups mode).
-	if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
-		return err
+	// kafka-share-groups mode, whose groups shareGroups checked).
+	if !d.share {
+		if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
+			return err
+		}
 	}
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, nil)
 	if err != nil {
@@ -69,6 +71,11 @@ func (d *dropIn) resetOffsets() error {
 	names := vocab.Dedupe(groups)
 	slices.Sort(names)
 	for _, g := range names {
+		if _, ok := active[g]; ok && d.share {
+			// kafka-share-groups says it on stderr.
+			fmt.Fprintf(d.s.Err, "Share group '%s' is not empty.\n", g)
+			continue
+		}
 		if a, ok := active[g]; ok {
 			fmt.Fprintf(notes, "\nError: Assignments can only be reset if the group '%s' is inactive, but the current state is %s.\n", g, a.State)
 			continue
@@ -89,7 +96,10 @@ func (d *dropIn) resetOffsets() error {
 
 	var tableGroups []javaResetGroup
 	for g := range active {
-		tableGroups = append(tableGroups, javaResetGroup{Group: g})
+		// kafka-share-groups leaves a refused group out of its table.
+		if !d.share {
+			tableGroups = append(tableGroups, javaResetGroup{Group: g})
+		}
 	}
 	if plan != nil {
 		for _, g := range plan.Groups {
@@ -99,7 +109,11 @@ func (d *dropIn) resetOffsets() error {
 					jg.Partitions = append(jg.Partitions, javaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
 				}
 			}
-			tableGroups = append(tableGroups, jg)
+			// kafka-share-groups prints no header for a group without
+			// share-partitions (one that does not exist).
+			if !d.share || len(jg.Partitions) > 0 {
+				tableGroups = append(tableGroups, jg)
+			}
 		}
 	}
 	if export {
@@ -117,6 +131,8 @@ func (d *dropIn) resetOffsets() error {
 		if _, err := vocab.RawWriter(d.s.Out).Write(data); err != nil {
 			return err
 		}
+	} else if d.share && len(active) > 0 {
+		// kafka-share-groups stops at the refused group: no table.
 	} else if d.streams {
 		if err := javaStreamsResetTable(d.s.Out, tableGroups); err != nil {
 			return err

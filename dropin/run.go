@@ -25,6 +25,8 @@ type dropIn struct {
 	s   app.Streams
 	// streams: the command line is kafka-streams-groups' (streams.go).
 	streams bool
+	// share: the command line is kafka-share-groups' (share.go).
+	share bool
 }
 
 // connect dials the cluster with --bootstrap-server, --command-config and
@@ -78,6 +80,9 @@ func (d *dropIn) connectGroups() (cl *kafkaadmin.Client, ctx context.Context, do
 func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
 	if d.streams {
 		return d.streamsGroups(ctx, cl)
+	}
+	if d.share {
+		return d.shareGroups(ctx, cl)
 	}
 	if d.a.Has("all-groups") {
 		// Java's --all-groups lists consumer groups only too, silently.
@@ -229,6 +234,9 @@ func (d *dropIn) deleteGroups() error {
 		r := deleteOutcome{Group: o.Group}
 		if o.Err != nil {
 			r.Error = output.Ptr(javaErrorText(o.Err))
+			if d.share {
+				r.Error = output.Ptr(shareDeleteErrorText(o.Group, o.Err))
+			}
 			failed = true
 		}
 		res = append(res, r)
@@ -247,9 +255,12 @@ func (d *dropIn) deleteGroups() error {
 // plan's undo (planfile.WriteUndo, in the current directory), naming it on
 // stderr; stdout stays the Java tool's. Nothing is deleted when it fails.
 func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (undoFile, error) {
-	// kafka-consumer-groups deletes consumer groups only.
-	if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
-		return undoFile{}, err
+	// kafka-consumer-groups deletes consumer groups only
+	// (kafka-share-groups' groups were checked by shareGroups).
+	if !d.share {
+		if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
+			return undoFile{}, err
+		}
 	}
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
