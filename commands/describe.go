@@ -146,7 +146,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	if err != nil {
 		return err
 	}
-	snap, err := groupops.Describe(ctx, cl, typed.Committed(), groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say})
+	snap, err := groupops.Describe(ctx, cl, typed.Committed(), groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true})
 	if err != nil {
 		return err
 	}

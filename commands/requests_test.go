@@ -125,3 +125,18 @@ func TestRequestPhasesFixed(t *testing.T) {
 		}
 	}
 }
+
+// describe of one group lists its coordinator's groups once (Classify),
+// not again in the snapshot: each listing holds every group of the
+// coordinator, about a megabyte at 20,000 groups (docs/benchmarks.md).
+// kfake on both tiers: only it counts requests.
+func TestDescribeOneGroupListsGroupsOnce(t *testing.T) {
+	e := kafkatest.Fake(t)
+	f := newManyGroups(t, e, 3)
+	for _, args := range [][]string{{"describe", f.groups[1]}, {"describe", f.groups[1], "--time-lag"}} {
+		n := countRequests(t, e, func() { kcg(t, append(args, "--bootstrap-server", e.Bootstrap)...).MustCode(t, 0) })
+		if n["ListGroups"] != 1 {
+			t.Errorf("%v: %d ListGroups requests, want 1 (%s)", args, n["ListGroups"], countsText(n))
+		}
+	}
+}

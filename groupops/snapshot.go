@@ -118,12 +118,20 @@ func ReadGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]
 // groups are assigned or have committed: what describe shows. progress is
 // told each phase as it starts.
 func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string)) (*Snapshot, error) {
+	return takeSnapshot(ctx, cl, groups, progress, true)
+}
+
+// takeSnapshot is TakeSnapshot; checkTypes false skips RefuseOtherTypes,
+// for groups Classify has just found to be consumer groups.
+func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string), checkTypes bool) (*Snapshot, error) {
 	info, err := cl.Cluster(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
-		return nil, err
+	if checkTypes {
+		if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+			return nil, err
+		}
 	}
 	progress("describing groups")
 	gs, err := ReadGroups(ctx, cl, groups)
