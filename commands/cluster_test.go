@@ -191,7 +191,14 @@ func TestBrokerDownDescribeAndPlan(t *testing.T) {
 	javaOut := javaDescribe(t, e, group)
 	java := sortedLines(rows(javaOut, group))
 	t.Logf("Java describe with broker 2 down: %v", time.Since(start))
-	if ours := sortedLines(got); !slices.Equal(java, ours) {
+	if strings.Contains(javaOut, "TimeoutException") {
+		// The Java tool itself sometimes gives up on the dead leader
+		// (its Admin retries the Metadata of listOffsets until its
+		// timeout, seen in CI): then it has no rows to compare with.
+		// kcg's own rows are checked above, and the drop-in mode below.
+		t.Logf("the Java tool timed out, nothing to compare:\n%s", javaOut)
+		javaOut = ""
+	} else if ours := sortedLines(got); !slices.Equal(java, ours) {
 		t.Errorf("rows differ from the Java tool\njava:\n%s\nkcg:\n%s", strings.Join(java, "\n"), strings.Join(ours, "\n"))
 	}
 	// Drop-in mode prints what the Java tool prints for a partition whose
@@ -199,7 +206,9 @@ func TestBrokerDownDescribeAndPlan(t *testing.T) {
 	start = time.Now()
 	di := kcg(t, "--bootstrap-server", e.Bootstrap, "--describe", "--group", group)
 	t.Logf("drop-in --describe with broker 2 down: exit %d in %v", di.Code, time.Since(start))
-	if j, k := sortedLines(rows(javaOut, group)), sortedLines(rows(di.Stdout, group)); !slices.Equal(j, k) {
+	if k := sortedLines(rows(di.Stdout, group)); javaOut == "" && !slices.Equal(k, sortedLines(got)) {
+		t.Errorf("drop-in rows differ from kcg's\nkcg:\n%s\ndrop-in:\n%s", strings.Join(sortedLines(got), "\n"), di.Stdout)
+	} else if j := sortedLines(rows(javaOut, group)); javaOut != "" && !slices.Equal(j, k) {
 		t.Errorf("drop-in rows differ from the Java tool\njava:\n%s\nkcg:\n%s", javaOut, di.Stdout)
 	}
 
