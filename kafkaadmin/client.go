@@ -74,10 +74,16 @@ func New(cfg connconfig.Config) (*Client, error) {
 		// Metadata is fetched by this package itself (fresh, per call); the
 		// Transport's cache only serves broker addresses for routing.
 		MetadataTTL: 10 * time.Second,
-		ClientID:    clientID,
-		TLS:         cfg.TLS,
-		SASL:        cfg.SASL,
-		Context:     ctx,
+		// No topics: that cache needs the brokers only, and kafka-go's
+		// default (nil, every topic) fetched the metadata of every topic
+		// of the cluster when the first request dialled and again every
+		// few seconds while a command ran (kcg watch): on a cluster of
+		// thousands of topics, megabytes that nothing read.
+		MetadataTopics: []string{},
+		ClientID:       clientID,
+		TLS:            cfg.TLS,
+		SASL:           cfg.SASL,
+		Context:        ctx,
 	}
 	return &Client{
 		cfg:       cfg,
