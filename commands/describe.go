@@ -137,16 +137,23 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	defer progress.done()
 
 	start := time.Now()
-	progress.say("listing groups")
-	groups, err := o.scope.resolve(ctx, cl, s.Err)
+	if o.scope.all {
+		progress.say("listing groups")
+	} else {
+		progress.say("describing groups")
+	}
+	sc, err := o.scope.classify(ctx, cl, s.Err, groupops.OpDescribe)
 	if err != nil {
 		return err
 	}
-	typed, err := groupops.Classify(ctx, cl, groups, groupops.OpDescribe)
-	if err != nil {
-		return err
+	typed := sc.typed
+	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true}
+	var snap *groupops.Snapshot
+	if sc.read {
+		snap, err = groupops.DescribeRead(ctx, cl, sc.gs, do)
+	} else {
+		snap, err = groupops.Describe(ctx, cl, typed.Committed(), do)
 	}
-	snap, err := groupops.Describe(ctx, cl, typed.Committed(), groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true})
 	if err != nil {
 		return err
 	}

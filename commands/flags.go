@@ -233,7 +233,40 @@ func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client, notes io
 	if !s.all {
 		return s.groups, nil
 	}
-	ids, others, err := groupops.GroupIDsOfTypes(ctx, cl, s.types)
+	l, err := s.listAll(ctx, cl, notes)
+	return l.IDs, err
+}
+
+// scoped is a scope's groups split by type, and for named groups what
+// reading them to learn it found (read is true): describe and watch take
+// their snapshot from those without asking again.
+type scoped struct {
+	typed groupops.Typed
+	read  bool
+	gs    []groupops.Group
+}
+
+// classify is resolve followed by the split by type for op: --all-groups
+// types its ids from the listing that found them; named groups are typed
+// by reading them (groupops.ClassifyNamed).
+func (s groupScope) classify(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer, op groupops.Op) (scoped, error) {
+	if !s.all {
+		typed, gs, err := groupops.ClassifyNamed(ctx, cl, s.groups, op)
+		return scoped{typed: typed, read: true, gs: gs}, err
+	}
+	l, err := s.listAll(ctx, cl, notes)
+	if err != nil {
+		return scoped{}, err
+	}
+	typed, err := l.Typed(op)
+	return scoped{typed: typed}, err
+}
+
+// listAll lists --all-groups' groups and says on notes how many it left
+// out.
+func (s groupScope) listAll(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer) (groupops.Listed, error) {
+	l, err := groupops.ListAllGroups(ctx, cl, s.types)
+	others := l.Others
 	if err == nil && others > 0 {
 		how := "kcg list --type all shows them"
 		if s.hasType {
@@ -246,7 +279,7 @@ func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client, notes io
 		fmt.Fprintf(notes, "note: --all-groups leaves out %d %s that %s %s; %s\n",
 			others, plural(others, "group", "groups"), plural(others, "is", "are"), what, how)
 	}
-	return ids, err
+	return l, err
 }
 
 func plural(n int, one, many string) string {

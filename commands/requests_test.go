@@ -126,17 +126,58 @@ func TestRequestPhasesFixed(t *testing.T) {
 	}
 }
 
-// describe of one group lists its coordinator's groups once (Classify),
-// not again in the snapshot: each listing holds every group of the
-// coordinator, about a megabyte at 20,000 groups (docs/benchmarks.md).
-// kfake on both tiers: only it counts requests.
-func TestDescribeOneGroupListsGroupsOnce(t *testing.T) {
+// describe of one group lists no group: the describe answers tell its
+// type (groupops.ClassifyNamed). Each listing held every group of the
+// coordinator, about a megabyte at 20,000 groups (docs/benchmarks.md). A
+// group no describe knows (here one that does not exist) is looked up in
+// its coordinator's listing, once. No Metadata request asks for every
+// topic of the cluster (kafka-go's transport did, for its broker cache),
+// and one Metadata answers both the partitions' leaders and the cluster's
+// identity. kfake on both tiers: only it counts requests.
+func TestDescribeOneGroupRequests(t *testing.T) {
 	e := kafkatest.Fake(t)
 	f := newManyGroups(t, e, 3)
-	for _, args := range [][]string{{"describe", f.groups[1]}, {"describe", f.groups[1], "--time-lag"}} {
-		n := countRequests(t, e, func() { kcg(t, append(args, "--bootstrap-server", e.Bootstrap)...).MustCode(t, 0) })
-		if n["ListGroups"] != 1 {
-			t.Errorf("%v: %d ListGroups requests, want 1 (%s)", args, n["ListGroups"], countsText(n))
+	missing := kafkatest.UniqueName(t, "missing")
+	for _, c := range []struct {
+		args      []string
+		code      int
+		listings  int
+		metadatas int
+	}{
+		{[]string{"describe", f.groups[1]}, 0, 0, 2},
+		{[]string{"describe", f.groups[1], "--time-lag"}, 0, 0, 2},
+		{[]string{"describe", missing}, 1, 1, 2},
+	} {
+		var mu sync.Mutex
+		allTopics := 0
+		n := countRequests(t, e, func() {
+			e.Kfake.Control(func(req kmsg.Request) (kmsg.Response, error, bool) {
+				e.Kfake.KeepControl()
+				if m, ok := req.(*kmsg.MetadataRequest); ok && m.Topics == nil {
+					mu.Lock()
+					allTopics++
+					mu.Unlock()
+				}
+				return nil, nil, false
+			})
+			kcg(t, append(c.args, "--bootstrap-server", e.Bootstrap)...).MustCode(t, c.code)
+		})
+		if n["ListGroups"] != c.listings {
+			t.Errorf("%v: %d ListGroups requests, want %d (%s)", c.args, n["ListGroups"], c.listings, countsText(n))
 		}
+		// One is kafka-go's own, for its broker cache, when it dials.
+		if n["Metadata"] > c.metadatas {
+			t.Errorf("%v: %d Metadata requests, want at most %d (%s)", c.args, n["Metadata"], c.metadatas, countsText(n))
+		}
+		if allTopics > 0 {
+			t.Errorf("%v: %d Metadata requests asked for every topic, want none", c.args, allTopics)
+		}
+	}
+	// --all-groups types its groups from the listing that found them: it
+	// lists as often as kcg list (once per broker), not a second time.
+	list := countRequests(t, e, func() { kcg(t, "list", "--bootstrap-server", e.Bootstrap).MustCode(t, 0) })
+	all := countRequests(t, e, func() { kcg(t, "describe", "--all-groups", "--bootstrap-server", e.Bootstrap).MustCode(t, 0) })
+	if all["ListGroups"] != list["ListGroups"] {
+		t.Errorf("describe --all-groups: %d ListGroups requests, kcg list %d (%s)", all["ListGroups"], list["ListGroups"], countsText(all))
 	}
 }

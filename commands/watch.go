@@ -215,6 +215,29 @@ func watchScreen(s Streams, interval time.Duration) output.Screen {
 	return sc
 }
 
+// watchSnapshot is one sample's describe. --all-groups types the groups
+// from the listing that found them (one listing a sample, not two); named
+// groups are checked as the consumer-group code always checks them.
+func watchSnapshot(ctx context.Context, cl *kafkaadmin.Client, o watchOptions) (*groupops.Snapshot, error) {
+	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag}
+	if !o.scope.all {
+		return groupops.Describe(ctx, cl, o.scope.groups, do)
+	}
+	l, err := o.scope.listAll(ctx, cl, io.Discard) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
+	if err != nil {
+		return nil, err
+	}
+	typed, err := l.Typed(groupops.OpDescribe)
+	if err == nil {
+		err = typed.RefuseUncommitted()
+	}
+	if err != nil {
+		return nil, err
+	}
+	do.Classified = true
+	return groupops.Describe(ctx, cl, l.IDs, do)
+}
+
 // watchSample takes one sample: describe's phases within the context
 // sampleContext gives each sample (bounded by --timeout); with
 // --metrics-listen also its metrics (those of describe -o prometheus).
@@ -222,11 +245,7 @@ func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext fu
 	ctx, cancel := sampleContext(parent)
 	defer cancel()
 	start := time.Now()
-	groups, err := o.scope.resolve(ctx, cl, io.Discard) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
-	if err != nil {
-		return output.LagSample{}, output.Metrics{}, err
-	}
-	snap, err := groupops.Describe(ctx, cl, groups, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag})
+	snap, err := watchSnapshot(ctx, cl, o)
 	if err != nil {
 		return output.LagSample{}, output.Metrics{}, err
 	}

@@ -30,14 +30,34 @@ type DescribeOptions struct {
 // partitions (ReadStableOffsets) and, with o.TimeLag, the time lags
 // (ReadTimeLags) and retention headroom (ReadRetention), in that order.
 func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o DescribeOptions) (*Snapshot, error) {
-	progress := o.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
+	progress := o.progress()
 	snap, err := takeSnapshot(ctx, cl, groups, progress, !o.Classified)
 	if err != nil {
 		return nil, err
 	}
+	return describeRest(ctx, cl, snap, o)
+}
+
+// DescribeRead is Describe of groups ClassifyNamed has read: their
+// descriptions and committed offsets are not asked again.
+func DescribeRead(ctx context.Context, cl *kafkaadmin.Client, gs []Group, o DescribeOptions) (*Snapshot, error) {
+	snap, err := snapshotOf(ctx, cl, gs, o.progress())
+	if err != nil {
+		return nil, err
+	}
+	return describeRest(ctx, cl, snap, o)
+}
+
+func (o DescribeOptions) progress() func(string) {
+	if o.Progress == nil {
+		return func(string) {}
+	}
+	return o.Progress
+}
+
+// describeRest is what Describe reads after the snapshot.
+func describeRest(ctx context.Context, cl *kafkaadmin.Client, snap *Snapshot, o DescribeOptions) (*Snapshot, error) {
+	progress := o.progress()
 	snap.ReadCommitted = o.ReadCommitted
 	if err := ReadStableOffsets(ctx, cl, snap); err != nil {
 		return nil, err

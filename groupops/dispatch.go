@@ -141,6 +141,18 @@ func (t Typed) Committed() []string {
 // offsets, read and written by the consumer-group code.
 func committedFamily(f Family) bool { return f == FamilyConsumer || f == FamilyStreams }
 
+// RefuseUncommitted is RefuseOtherTypes over t: an *OtherTypeError for the
+// first group (in the order given) whose family keeps no committed
+// offsets, for code that reads only consumer and streams groups.
+func (t Typed) RefuseUncommitted() error {
+	for _, id := range t.ids {
+		if !committedFamily(t.FamilyOf(id)) {
+			return &OtherTypeError{Group: id, Type: t.types[id]}
+		}
+	}
+	return nil
+}
+
 // FamilyOf is group id's family; an id the cluster does not list (a new
 // group, or only committed offsets) is a consumer group.
 func (t Typed) FamilyOf(id string) Family {
@@ -177,6 +189,63 @@ func Classify(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) (
 		return Typed{}, err
 	}
 	return classifyListing(gs, ids, op)
+}
+
+// ClassifyNamed is Classify for groups named on the command line, done by
+// reading them: it describes them and fetches their committed offsets at
+// once (ReadGroups), and takes each group's type from the describe answer
+// that knew it (ConsumerGroupDescribe: consumer, DescribeGroups: classic,
+// StreamsGroupDescribe: streams). Only the groups no describe knew (a
+// share group, a type kcg does not know, a group that does not exist) are
+// looked up in their coordinators' listings, as Classify does. It returns
+// what ReadGroups returns for the groups that keep committed offsets
+// (Typed.Committed, in that order), so the caller does not read them
+// again: describing one group no longer lists every group of its
+// coordinator (a megabyte at 20,000 groups) to learn its type.
+func ClassifyNamed(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) (Typed, []Group, error) {
+	if len(ids) == 0 {
+		return Typed{}, nil, nil
+	}
+	gs, err := ReadGroups(ctx, cl, ids)
+	if err != nil {
+		return Typed{}, nil, err
+	}
+	t := Typed{ids: ids, family: make(map[string]Family, len(ids)), types: make(map[string]string, len(ids))}
+	var unknown []string
+	for i, g := range gs {
+		switch {
+		case g.Desc.Err != nil:
+			// Not classified: read as a consumer group, whose read
+			// carries the error (every read of it fails on its own).
+		case g.Desc.Exists:
+			t.family[ids[i]], t.types[ids[i]] = FamilyOf(g.Desc.Type), g.Desc.Type
+		default:
+			unknown = append(unknown, ids[i])
+		}
+	}
+	if len(unknown) > 0 {
+		listing, err := cl.ListCoordinatedGroups(ctx, unknown, kafkaadmin.ListGroupsOptions{})
+		if err != nil {
+			return Typed{}, nil, err
+		}
+		for _, g := range listing {
+			if slices.Contains(unknown, g.Group) {
+				t.family[g.Group], t.types[g.Group] = FamilyOf(g.Type), g.Type
+			}
+		}
+	}
+	for _, id := range ids {
+		if f, ok := t.family[id]; ok && !Handles(f, op) {
+			return t, nil, &OtherTypeError{Group: id, Type: t.types[id]}
+		}
+	}
+	committed := make([]Group, 0, len(gs))
+	for i, g := range gs {
+		if committedFamily(t.FamilyOf(ids[i])) {
+			committed = append(committed, g)
+		}
+	}
+	return t, committed, nil
 }
 
 // classifyListing is Classify over a listing.
@@ -228,6 +297,31 @@ func ParseAllGroupsTypes(input string) ([]string, error) {
 // groups left out whose family kcg could manage or does not know
 // (share, streams, other), so the caller can say so.
 func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string) (ids []string, others int, err error) {
+	l, err := ListAllGroups(ctx, cl, types)
+	if err != nil {
+		return nil, 0, err
+	}
+	return l.IDs, l.Others, nil
+}
+
+// Listed is what --all-groups lists: the ids of the types asked (sorted),
+// how many groups it left out (as GroupIDsOfTypes counts them), and the
+// listing itself, which already names each id's type.
+type Listed struct {
+	IDs     []string
+	Others  int
+	listing []kafkaadmin.GroupListing
+}
+
+// Typed is Classify of l.IDs from the listing that found them: no request.
+// A sample of kcg watch --all-groups or describe --all-groups used to list
+// every group a second time to learn types the first listing had named.
+func (l Listed) Typed(op Op) (Typed, error) {
+	return classifyListing(l.listing, l.IDs, op)
+}
+
+// ListAllGroups is GroupIDsOfTypes keeping the listing (Listed.Typed).
+func ListAllGroups(ctx context.Context, cl *kafkaadmin.Client, types []string) (Listed, error) {
 	if types == nil {
 		types = DefaultAllGroupsTypes
 	}
@@ -243,7 +337,7 @@ func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string)
 		}{{vocab.TypeShare, cl.HasShareGroups}, {vocab.TypeStreams, cl.HasStreamsGroups}} {
 			ok, err := t.has(ctx)
 			if err != nil {
-				return nil, 0, err
+				return Listed{}, err
 			}
 			if !ok {
 				types = slices.DeleteFunc(types, func(s string) bool { return s == t.name })
@@ -255,10 +349,10 @@ func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string)
 		// say so rather than plan nothing.
 		ok, err := cl.HasShareGroups(ctx)
 		if err != nil {
-			return nil, 0, err
+			return Listed{}, err
 		}
 		if !ok {
-			return nil, 0, &NoShareGroupsError{API: "ShareGroupDescribe"}
+			return Listed{}, &NoShareGroupsError{API: "ShareGroupDescribe"}
 		}
 	}
 	if slices.Contains(types, vocab.TypeStreams) {
@@ -266,18 +360,18 @@ func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string)
 		// kfake): the same, rather than plan nothing.
 		ok, err := cl.HasStreamsGroups(ctx)
 		if err != nil {
-			return nil, 0, err
+			return Listed{}, err
 		}
 		if !ok {
-			return nil, 0, &NoStreamsGroupsError{}
+			return Listed{}, &NoStreamsGroupsError{}
 		}
 	}
 	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
 	if err != nil {
-		return nil, 0, err
+		return Listed{}, err
 	}
-	ids, others = idsOfTypes(gs, types)
-	return ids, others, nil
+	ids, others := idsOfTypes(gs, types)
+	return Listed{IDs: ids, Others: others, listing: gs}, nil
 }
 
 // idsOfTypes is GroupIDsOfTypes over a listing.

@@ -89,14 +89,15 @@ type Snapshot struct {
 // (multi-group where the broker supports it), whatever the number of
 // groups. A group that fails has Err set; the others are still returned.
 func ReadGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]Group, error) {
-	descs, err := cl.DescribeGroups(ctx, groups)
+	descs, offs, err := cl.DescribeAndFetch(ctx, groups)
 	if err != nil {
 		return nil, err
 	}
-	offs, err := cl.FetchOffsets(ctx, groups)
-	if err != nil {
-		return nil, err
-	}
+	return joinGroups(groups, descs, offs), nil
+}
+
+// joinGroups pairs each group's description and committed offsets.
+func joinGroups(groups []string, descs []kafkaadmin.GroupDescription, offs []kafkaadmin.GroupOffsets) []Group {
 	out := make([]Group, len(groups))
 	for i := range groups {
 		g := Group{Desc: descs[i], Offsets: offs[i].Offsets, Invalid: offs[i].Invalid}
@@ -111,7 +112,7 @@ func ReadGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]
 		}
 		out[i] = g
 	}
-	return out, nil
+	return out
 }
 
 // TakeSnapshot is ReadGroups plus the log bounds of every partition the
@@ -124,10 +125,6 @@ func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 // takeSnapshot is TakeSnapshot; checkTypes false skips RefuseOtherTypes,
 // for groups Classify has just found to be consumer groups.
 func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string), checkTypes bool) (*Snapshot, error) {
-	info, err := cl.Cluster(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if checkTypes {
 		if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
 			return nil, err
@@ -138,12 +135,24 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 	if err != nil {
 		return nil, err
 	}
+	return snapshotOf(ctx, cl, gs, progress)
+}
+
+// snapshotOf is the snapshot of groups already read: the log bounds of
+// their partitions, and the cluster's identity from the Metadata answer
+// that named those partitions' leaders (a Metadata request of its own
+// only when there were none to look up).
+func snapshotOf(ctx context.Context, cl *kafkaadmin.Client, gs []Group, progress func(string)) (*Snapshot, error) {
 	var tps []TopicPartition
 	for _, g := range gs {
 		tps = append(tps, g.Partitions()...)
 	}
 	progress("listing log offsets")
 	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps))
+	if err != nil {
+		return nil, err
+	}
+	info, err := cl.RecentCluster(ctx)
 	if err != nil {
 		return nil, err
 	}

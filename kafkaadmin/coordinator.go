@@ -52,6 +52,7 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 				errs[g] = failed[i]
 			case found[i].ok:
 				out[g] = found[i].id
+				c.learnBroker(found[i].broker)
 			}
 		}
 		return nil
@@ -88,6 +89,8 @@ func (c *Client) cachedCoordinators(groups []string) (map[string]int32, []string
 type coordinatorID struct {
 	id int32
 	ok bool
+	// broker is the coordinator's address as FindCoordinator names it.
+	broker Broker
 }
 
 // findCoordinator is FindCoordinator at version v for the engine: v4+
@@ -110,11 +113,11 @@ func findCoordinator(v int16) *sharded[string, coordinatorID] {
 		decode: func(_ context.Context, _ int32, batch []string, resp kmsg.Response, r *reply[string, coordinatorID]) error {
 			fr := resp.(*kmsg.FindCoordinatorResponse)
 			if v < 4 {
-				settleCoordinator(r, batch[0], fr.NodeID, fr.ErrorCode, fr.ErrorMessage)
+				settleCoordinator(r, batch[0], Broker{ID: fr.NodeID, Host: fr.Host, Port: fr.Port}, fr.ErrorCode, fr.ErrorMessage)
 				return nil
 			}
 			for _, co := range fr.Coordinators {
-				settleCoordinator(r, co.Key, co.NodeID, co.ErrorCode, co.ErrorMessage)
+				settleCoordinator(r, co.Key, Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}, co.ErrorCode, co.ErrorMessage)
 			}
 			return nil
 		},
@@ -122,11 +125,11 @@ func findCoordinator(v int16) *sharded[string, coordinatorID] {
 	}
 }
 
-func settleCoordinator(r *reply[string, coordinatorID], group string, id int32, code int16, msg *string) {
+func settleCoordinator(r *reply[string, coordinatorID], group string, b Broker, code int16, msg *string) {
 	e := kerr("FindCoordinator", "group "+group, code, msg)
 	switch {
 	case e == nil:
-		r.set(group, coordinatorID{id: id, ok: true})
+		r.set(group, coordinatorID{id: b.ID, ok: true, broker: b})
 	case retriable(e):
 		r.retry(group, e)
 	default:

@@ -254,9 +254,9 @@ const describeGroupsBatch = 200
 // with DescribeGroups. A group that cannot be described carries Err; the
 // call itself fails only when the cluster cannot be reached.
 func (c *Client) DescribeGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
-	if _, err := c.recentCluster(ctx); err != nil {
-		return nil, err
-	}
+	// No Metadata first: the coordinator lookup is the first request (an
+	// unreachable cluster fails it), and it names each coordinator's
+	// address (learnBroker) for the descriptions.
 	cgdVersion, cgdOK, err := c.pickVersion(ctx, kmsg.NewPtrConsumerGroupDescribeRequest(), 1)
 	if err != nil {
 		return nil, err

@@ -184,6 +184,33 @@ func (c *Client) Cluster(ctx context.Context) (ClusterInfo, error) {
 	return *c.cluster, nil
 }
 
+// learnBroker adds b, as FindCoordinator named it, to the brokers known
+// when the last Metadata answer did not name it (or none was asked yet):
+// the descriptions of a group name its coordinator without a Metadata
+// round trip of their own.
+func (c *Client) learnBroker(b Broker) {
+	if b.Host == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.brokers[b.ID]; ok {
+		return
+	}
+	if c.brokers == nil {
+		c.brokers = map[int32]Broker{}
+	}
+	c.brokers[b.ID] = b
+}
+
+// RecentCluster is Cluster, reusing the Metadata answer of an operation
+// of the last moment (metadataReuse) when there is one: a snapshot that
+// has just looked up its partitions' leaders names the cluster without
+// another round trip.
+func (c *Client) RecentCluster(ctx context.Context) (ClusterInfo, error) {
+	return c.recentCluster(ctx)
+}
+
 func (c *Client) broker(id int32) (Broker, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
@@ -354,4 +355,39 @@ func (e *UnknownPartitionError) Error() string {
 // Is makes errors.Is(err, kafka.UnknownTopicOrPartition) true.
 func (e *UnknownPartitionError) Is(target error) bool {
 	return target == kafka.UnknownTopicOrPartition
+}
+
+// DescribeAndFetch is DescribeGroups and FetchOffsets of the same groups,
+// sent at once: after one coordinator lookup for both, the describe and
+// the offset-fetch requests are in flight together rather than one phase
+// after the other (the client's in-flight bound still applies). Each
+// result is as that call returns it.
+func (c *Client) DescribeAndFetch(ctx context.Context, groups []string) ([]GroupDescription, []GroupOffsets, error) {
+	if len(groups) == 0 {
+		return nil, nil, nil
+	}
+	// One FindCoordinator phase, cached for both: two lookups racing
+	// would each ask for every group.
+	if _, _, err := c.coordinators(ctx, groups); err != nil {
+		return nil, nil, err
+	}
+	var (
+		descs   []GroupDescription
+		descErr error
+		wg      sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		descs, descErr = c.DescribeGroups(ctx, groups)
+	}()
+	offs, offErr := c.FetchOffsets(ctx, groups)
+	wg.Wait()
+	if descErr != nil {
+		return nil, nil, descErr
+	}
+	if offErr != nil {
+		return nil, nil, offErr
+	}
+	return descs, offs, nil
 }
