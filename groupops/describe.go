@@ -31,7 +31,7 @@ type DescribeOptions struct {
 // (ReadTimeLags) and retention headroom (ReadRetention), in that order.
 func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o DescribeOptions) (*Snapshot, error) {
 	progress := o.progress()
-	snap, err := takeSnapshot(ctx, cl, groups, progress, !o.Classified)
+	snap, err := takeSnapshot(ctx, cl, groups, progress, !o.Classified, true)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o Des
 // DescribeRead is Describe of groups ClassifyNamed has read: their
 // descriptions and committed offsets are not asked again.
 func DescribeRead(ctx context.Context, cl *kafkaadmin.Client, gs []Group, o DescribeOptions) (*Snapshot, error) {
-	snap, err := snapshotOf(ctx, cl, gs, o.progress())
+	snap, err := snapshotOf(ctx, cl, gs, o.progress(), true)
 	if err != nil {
 		return nil, err
 	}

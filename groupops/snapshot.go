@@ -82,6 +82,8 @@ type Snapshot struct {
 	// Retention is each committed topic's deletion settings; nil unless
 	// ReadRetention ran.
 	Retention map[string]kafkaadmin.TopicRetention
+	// stableRead says Bounds carry the last stable offsets already.
+	stableRead bool
 }
 
 // ReadGroups describes groups and fetches their committed offsets: one
@@ -119,12 +121,12 @@ func joinGroups(groups []string, descs []kafkaadmin.GroupDescription, offs []kaf
 // groups are assigned or have committed: what describe shows. progress is
 // told each phase as it starts.
 func TakeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string)) (*Snapshot, error) {
-	return takeSnapshot(ctx, cl, groups, progress, true)
+	return takeSnapshot(ctx, cl, groups, progress, true, false)
 }
 
 // takeSnapshot is TakeSnapshot; checkTypes false skips RefuseOtherTypes,
 // for groups Classify has just found to be consumer groups.
-func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string), checkTypes bool) (*Snapshot, error) {
+func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, progress func(string), checkTypes, stable bool) (*Snapshot, error) {
 	if checkTypes {
 		if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
 			return nil, err
@@ -135,20 +137,20 @@ func takeSnapshot(ctx context.Context, cl *kafkaadmin.Client, groups []string, p
 	if err != nil {
 		return nil, err
 	}
-	return snapshotOf(ctx, cl, gs, progress)
+	return snapshotOf(ctx, cl, gs, progress, stable)
 }
 
 // snapshotOf is the snapshot of groups already read: the log bounds of
-// their partitions, and the cluster's identity from the Metadata answer
+// their partitions (with stable, their last stable offsets too), and the cluster's identity from the Metadata answer
 // that named those partitions' leaders (a Metadata request of its own
 // only when there were none to look up).
-func snapshotOf(ctx context.Context, cl *kafkaadmin.Client, gs []Group, progress func(string)) (*Snapshot, error) {
+func snapshotOf(ctx context.Context, cl *kafkaadmin.Client, gs []Group, progress func(string), stable bool) (*Snapshot, error) {
 	var tps []TopicPartition
 	for _, g := range gs {
 		tps = append(tps, g.Partitions()...)
 	}
 	progress("listing log offsets")
-	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps))
+	bounds, err := listBoundsOf(ctx, cl, vocab.SortedPartitions(tps), stable)
 	if err != nil {
 		return nil, err
 	}
@@ -156,46 +158,59 @@ func snapshotOf(ctx context.Context, cl *kafkaadmin.Client, gs []Group, progress
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Cluster: info, Groups: gs, Bounds: bounds}, nil
+	return &Snapshot{Cluster: info, Groups: gs, Bounds: bounds, stableRead: stable}, nil
 }
 
 // listBounds looks up log-start and log-end offsets of tps: two batched
-// ListOffsets phases (one request per partition leader each).
+// ListOffsets phases (one request per partition leader each), in flight
+// together.
 func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition) (map[TopicPartition]LogBounds, error) {
+	return listBoundsOf(ctx, cl, tps, false)
+}
+
+// listBoundsOf is listBounds; with stable it also reads the last stable
+// offsets (ReadStableOffsets) in a third phase beside the other two. The
+// phases used to run one after the other: three round trips to each
+// leader where one suffices. A partition whose log end could not be read
+// (no leader, gone) keeps only that error: its start and stable offsets,
+// asked at the same moment, are not shown.
+func listBoundsOf(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition, stable bool) (map[TopicPartition]LogBounds, error) {
 	out := make(map[TopicPartition]LogBounds, len(tps))
 	if len(tps) == 0 {
 		return out, nil
 	}
-	ends, err := cl.ListOffsets(ctx, tps, kafkaadmin.Latest)
+	qs := []kafkaadmin.OffsetQuery{{Spec: kafkaadmin.Latest}, {Spec: kafkaadmin.Earliest}}
+	if stable {
+		qs = append(qs, kafkaadmin.OffsetQuery{Spec: kafkaadmin.Latest, Isolation: kafkaadmin.ReadCommitted})
+	}
+	got, err := cl.ListOffsetsAll(ctx, tps, qs)
 	if err != nil {
 		return nil, err
 	}
-	// A partition whose log end could not be read (no leader, gone) is not
-	// asked again for its start: that would only wait out the same retries
-	// a second time.
-	answered := make([]TopicPartition, 0, len(tps))
-	for _, tp := range tps {
-		if ends[tp].Err == nil {
-			answered = append(answered, tp)
-		}
-	}
-	starts, err := cl.ListOffsets(ctx, answered, kafkaadmin.Earliest)
-	if err != nil {
-		return nil, err
+	ends, starts := got[0], got[1]
+	var stables map[TopicPartition]kafkaadmin.ListedOffset
+	if stable {
+		stables = got[2]
 	}
 	for _, tp := range tps {
 		var b LogBounds
-		if e := ends[tp]; e.Err == nil {
-			v := e.Offset
-			b.End = &v
-		} else {
+		e := ends[tp]
+		if e.Err != nil {
 			b.Err = e.Err
+			out[tp] = b
+			continue
 		}
-		if st, ok := starts[tp]; ok && st.Err == nil {
+		v := e.Offset
+		b.End = &v
+		if st := starts[tp]; st.Err == nil {
 			v := st.Offset
 			b.Start = &v
-		} else if b.Err == nil {
+		} else {
 			b.Err = st.Err
+		}
+		if lo, ok := stables[tp]; ok && lo.Err == nil {
+			v := lo.Offset
+			b.Stable = &v
 		}
 		out[tp] = b
 	}
@@ -204,8 +219,12 @@ func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition
 
 // ReadStableOffsets adds the last stable offset of every partition in
 // s.Bounds: one batched ListOffsets phase (latest, read committed; one
-// request per partition leader).
+// request per partition leader), unless the snapshot read them with its
+// log bounds (Describe).
 func ReadStableOffsets(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error {
+	if s.stableRead {
+		return nil
+	}
 	var tps []TopicPartition
 	for tp, b := range s.Bounds {
 		if b.End != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -390,4 +391,46 @@ func (c *Client) DescribeAndFetch(ctx context.Context, groups []string) ([]Group
 		return nil, nil, offErr
 	}
 	return descs, offs, nil
+}
+
+// OffsetQuery is one ListOffsets phase: Earliest, Latest or a timestamp,
+// at an isolation level.
+type OffsetQuery struct {
+	Spec      int64
+	Isolation int8
+}
+
+// ListOffsetsAll is ListOffsetsIsolated for each query, the phases in
+// flight together: one Metadata answer names the partitions' leaders for
+// all of them (asked first unless a moment-old answer does), then each
+// phase sends its request per leader. Three phases one after the other
+// were three round trips to each leader. The results are in the order of
+// qs; the call fails when any phase fails.
+func (c *Client) ListOffsetsAll(ctx context.Context, tps []TopicPartition, qs []OffsetQuery) ([]map[TopicPartition]ListedOffset, error) {
+	if len(tps) > 0 && len(qs) > 1 && c.cachedTopics(tps) == nil {
+		names := map[string]bool{}
+		for _, tp := range tps {
+			names[tp.Topic] = true
+		}
+		if _, err := c.Topics(ctx, slices.Sorted(maps.Keys(names))); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]map[TopicPartition]ListedOffset, len(qs))
+	errs := make([]error, len(qs))
+	var wg sync.WaitGroup
+	for i, q := range qs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = c.ListOffsetsIsolated(ctx, tps, q.Spec, q.Isolation)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
