@@ -86,6 +86,7 @@ func (m *metricsServer) failed(err error) {
 // render rewrites text from last; m.mu is held (or m not yet shared).
 func (m *metricsServer) render() {
 	var buf bytes.Buffer
+	buf.Grow(len(m.text) + len(m.text)/8) // the last text's size: tens of megabytes at 100,000 partitions
 	if err := m.last.WritePrometheus(&buf); err != nil {
 		buf.Reset()
 		fmt.Fprintf(&buf, "# kcg: %v\n", err)
