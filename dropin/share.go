@@ -192,7 +192,7 @@ func shareInvalid(a *javaArgs, set []string) error {
 // and exits 1.
 func RunShare(ctx context.Context, args []string, s app.Streams) int {
 	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
-	s.Out, s.Err = &shareWords{w: s.Out}, &shareWords{w: s.Err}
+	s.Out, s.Err = &rewording{w: s.Out, r: shareWords}, &rewording{w: s.Err, r: shareWords}
 	rest := args[1:]
 	if len(rest) == 0 {
 		printShareUsage(s.Err, shareIntro)
@@ -235,18 +235,9 @@ func RunShare(ctx context.Context, args []string, s app.Streams) int {
 	return d.finish(runErr)
 }
 
-// shareWords writes the consumer-group tool's texts as the share-group
-// tool's.
-type shareWords struct{ w io.Writer }
-
-var shareReplacer = strings.NewReplacer("consumer groups", "share groups", "consumer group", "share group", "Consumer group", "Share group")
-
-func (s *shareWords) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, shareReplacer.Replace(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
+// shareWords are the consumer-group tool's texts as the share-group
+// tool words them.
+var shareWords = strings.NewReplacer("consumer groups", "share groups", "consumer group", "share group", "Consumer group", "Share group")
 
 // checkShare says, in one line on stderr, that the cluster has no share
 // groups and fails with exit 1, before anything is read or written.

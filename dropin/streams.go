@@ -74,7 +74,7 @@ func streamsArgs(args []string) ([]string, error) {
 // 4.1) every action says so in one line on stderr and exits 1.
 func RunStreams(ctx context.Context, args []string, s app.Streams) int {
 	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
-	s.Out, s.Err = &streamsWords{w: s.Out}, &streamsWords{w: s.Err}
+	s.Out, s.Err = &rewording{w: s.Out, r: streamsWords}, &rewording{w: s.Err, r: streamsWords}
 	rest, err := streamsArgs(args[1:])
 	if err != nil {
 		fmt.Fprintln(s.Err, "kcg: "+err.Error())
@@ -125,14 +125,19 @@ func RunStreams(ctx context.Context, args []string, s app.Streams) int {
 	return d.finish(runErr)
 }
 
-// streamsWords writes the consumer-group tool's texts as the
-// streams-group tool's.
-type streamsWords struct{ w io.Writer }
+// streamsWords are the consumer-group tool's texts as the streams-group
+// tool words them.
+var streamsWords = strings.NewReplacer("consumer groups", "streams groups", "consumer group", "streams group", "Consumer group", "Streams group")
 
-var streamsReplacer = strings.NewReplacer("consumer groups", "streams groups", "consumer group", "streams group", "Consumer group", "Streams group")
+// rewording writes the consumer-group tool's texts through r: how the
+// share- and streams-group drop-ins reuse its messages.
+type rewording struct {
+	w io.Writer
+	r *strings.Replacer
+}
 
-func (s *streamsWords) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, streamsReplacer.Replace(string(p))); err != nil {
+func (s *rewording) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, s.r.Replace(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
