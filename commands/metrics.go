@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"syscall"
@@ -31,7 +32,7 @@ func metricsAddr(addr string) error {
 
 // metricsServer serves the latest sample of kcg watch at /metrics and its
 // health at /healthz. A scrape reads what the last sample rendered and
-// never a Kafka request.
+// never a Kafka request; only go_goroutines is read at scrape time.
 type metricsServer struct {
 	srv *http.Server
 	ln  net.Listener
@@ -100,6 +101,15 @@ func (m *metricsServer) serveMetrics(w http.ResponseWriter, _ *http.Request) {
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", output.PrometheusContentType)
 	_, _ = w.Write(text)
+	_, _ = w.Write(goGoroutines(runtime.NumGoroutine()))
+}
+
+// goGoroutines is client_golang's go_goroutines gauge (its HELP text and
+// TYPE), which kafka_exporter and every client_golang exporter serve:
+// dashboards and alerts on a leaking exporter know it by this name. It is
+// read when scraped, not sampled, so a soak sees the process as it is.
+func goGoroutines(n int) []byte {
+	return fmt.Appendf(nil, "# HELP go_goroutines Number of goroutines that currently exist.\n# TYPE go_goroutines gauge\ngo_goroutines %d\n", n)
 }
 
 // serveHealth is 200 "ok" after a good sample, 503 with the reason after

@@ -288,6 +288,46 @@ func TestWatchMetricsListen(t *testing.T) {
 	}
 }
 
+// watch's /metrics also carries client_golang's go_goroutines gauge, read
+// at scrape time (a soak watches it for leaks); describe -o prometheus,
+// a snapshot of the cluster and not of a process, does not.
+func TestWatchMetricsGoGoroutines(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	_, group := retentionFixture(t, e)
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan clitest.Result, 1)
+	go func() {
+		done <- clitest.RunContext(ctx, "watch", group, "--interval", "300ms", "-o", "none", "--metrics-listen", addr, "--bootstrap-server", e.Bootstrap)
+	}()
+	var text string
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(text, "\nkcg_up 1\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no good sample at /metrics in 30s:\n%s", text)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			text = string(b)
+		}
+	}
+	fams := parseMetrics(t, text)
+	if v, ok := sample(fams, "go_goroutines", nil); !ok || v <= 0 {
+		t.Errorf("go_goroutines = %v (%v), want a count above 0:\n%s", v, ok, text)
+	}
+	if h := fams["go_goroutines"].GetHelp(); h != "Number of goroutines that currently exist." {
+		t.Errorf("go_goroutines HELP %q, want client_golang's", h)
+	}
+	cancel()
+	<-done
+	if out := kcgOn(t, e, "describe", group, "-o", "prometheus").MustCode(t, 0).Stdout; strings.Contains(out, "go_goroutines") {
+		t.Errorf("describe -o prometheus has go_goroutines:\n%s", out)
+	}
+}
+
 // An address in use is one line and exit 1, a malformed one 64; a limit
 // without --exit-on-breach (and the reverse) is a usage error; with it,
 // the first breaching sample ends the watch with 5.

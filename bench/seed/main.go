@@ -11,6 +11,12 @@
 // group's coordinator and retries coordinator errors.
 //
 //	go run ./bench/seed -bootstrap 127.0.0.1:9092 -groups 1000 -partitions 16
+//
+// With -live DURATION it then keeps the cluster busy for that long, as an
+// operator's cluster is (live.go): records produced at -produce-rate, every
+// seeded group committing advancing offsets every -commit-interval, and
+// -members more groups consumed by real group consumers. bench/soak uses it;
+// without -live (the default) nothing changes.
 package main
 
 import (
@@ -19,9 +25,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -38,6 +46,11 @@ type options struct {
 	records     int
 	concurrency int
 	timeout     time.Duration
+
+	live           time.Duration // 0: seed and exit
+	produceRate    int           // records/s while live
+	commitInterval time.Duration // each seeded group commits this often while live
+	members        int           // live groups with a real consumer
 }
 
 func main() {
@@ -49,24 +62,39 @@ func main() {
 	flag.IntVar(&o.partitions, "partitions", 16, "partitions of the topic")
 	flag.IntVar(&o.records, "records", 100, "records per partition")
 	flag.IntVar(&o.concurrency, "concurrency", 32, "OffsetCommit requests in flight")
-	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "give up after this long")
+	flag.DurationVar(&o.timeout, "timeout", 5*time.Minute, "give up seeding after this long (-live time not counted)")
+	flag.DurationVar(&o.live, "live", 0, "after seeding, keep producing and committing for this long (0: off)")
+	flag.IntVar(&o.produceRate, "produce-rate", 2000, "with -live: records/s produced, spread over the partitions")
+	flag.DurationVar(&o.commitInterval, "commit-interval", 5*time.Second, "with -live: every group commits advancing offsets this often, spread over the interval")
+	flag.IntVar(&o.members, "members", 20, "with -live: this many more groups (PREFIX-live-0000, ...) consumed by real group consumers")
 	flag.Parse()
-	if o.bootstrap == "" || o.groups < 0 || o.partitions < 1 || o.records < 1 || o.concurrency < 1 {
+	if o.bootstrap == "" || o.groups < 0 || o.partitions < 1 || o.records < 1 || o.concurrency < 1 ||
+		o.live < 0 || o.produceRate < 0 || o.commitInterval <= 0 || o.members < 0 || flag.NArg() > 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	// Ctrl-C or SIGTERM ends seeding or the live phase cleanly.
+	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(sig, o.timeout)
 	defer cancel()
-	if err := run(ctx, o); err != nil {
+	topicID, err := run(ctx, o)
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "seed: %v\n", err)
 		os.Exit(1)
+	}
+	if o.live > 0 && sig.Err() == nil {
+		if err := live(sig, o, topicID); err != nil {
+			fmt.Fprintf(os.Stderr, "seed: live: %v\n", err)
+			os.Exit(1)
+		}
 	}
 }
 
 // GroupName is the id of group i.
 func groupName(prefix string, i int) string { return fmt.Sprintf("%s%04d", prefix, i) }
 
-func run(ctx context.Context, o options) error {
+func run(ctx context.Context, o options) (topicID [16]byte, err error) {
 	cl, err := kgo.NewClient(
 		kgo.SeedBrokers(strings.Split(o.bootstrap, ",")...),
 		kgo.ClientID("kcg-bench-seed"),
@@ -76,31 +104,31 @@ func run(ctx context.Context, o options) error {
 		kgo.ProducerLinger(0),
 	)
 	if err != nil {
-		return err
+		return topicID, err
 	}
 	defer cl.Close()
 
 	start := time.Now()
 	if err := createTopic(ctx, cl, o); err != nil {
-		return err
+		return topicID, err
 	}
 	ends, topicID, err := waitLeaders(ctx, cl, o)
 	if err != nil {
-		return err
+		return topicID, err
 	}
 	produced, err := produce(ctx, cl, o, ends)
 	if err != nil {
-		return err
+		return topicID, err
 	}
 	tProduce := time.Since(start)
 
 	cstart := time.Now()
 	if err := commitAll(ctx, cl, o, topicID); err != nil {
-		return err
+		return topicID, err
 	}
 	fmt.Fprintf(os.Stderr, "seed: topic %s (%d partitions, %d records produced now, %d per partition); %d groups × %d partitions committed in %.2fs (topic and records: %.2fs)\n",
 		o.topic, o.partitions, produced, o.records, o.groups, o.partitions, time.Since(cstart).Seconds(), tProduce.Seconds())
-	return nil
+	return topicID, nil
 }
 
 func createTopic(ctx context.Context, cl *kgo.Client, o options) error {
@@ -268,7 +296,12 @@ func commitAll(ctx context.Context, cl *kgo.Client, o options, topicID [16]byte)
 }
 
 func commitGroup(ctx context.Context, cl *kgo.Client, o options, topicID [16]byte, g int) error {
-	group := groupName(o.prefix, g)
+	return commitOffsets(ctx, cl, o, topicID, groupName(o.prefix, g), func(p int) int64 { return committedOffset(o, g, p) })
+}
+
+// commitOffsets commits offset(p) on every partition for group as an admin
+// commit (generation -1, no member), retrying retriable errors.
+func commitOffsets(ctx context.Context, cl *kgo.Client, o options, topicID [16]byte, group string, offset func(p int) int64) error {
 	req := kmsg.NewPtrOffsetCommitRequest()
 	req.Group = group
 	req.Generation = -1
@@ -279,7 +312,7 @@ func commitGroup(ctx context.Context, cl *kgo.Client, o options, topicID [16]byt
 	for p := 0; p < o.partitions; p++ {
 		rp := kmsg.NewOffsetCommitRequestTopicPartition()
 		rp.Partition = int32(p)
-		rp.Offset = committedOffset(o, g, p)
+		rp.Offset = offset(p)
 		rp.LeaderEpoch = -1
 		rt.Partitions = append(rt.Partitions, rp)
 	}
