@@ -73,8 +73,11 @@ func TestDescribeSequenceReusesMetadata(t *testing.T) {
 	// (its Transport's routing cache). An answer serves for 2 s
 	// (metadataReuse): on a machine so loaded that the sequence took
 	// longer, one more per 2 s elapsed is the reuse working as designed;
-	// one per call would be 7 or more at any speed.
-	want := 3 + int64(time.Since(start)/(2*time.Second))
+	// one per call would be 7 or more at any speed. kfake is shared with
+	// the test helpers, whose own kafka-go transport refreshes its cache
+	// every second or less: one of those may land in the window (seen
+	// once, 4 in 12 ms).
+	want := 3 + 1 + int64(time.Since(start)/(2*time.Second))
 	if n := metadata.Load(); n > want {
 		t.Errorf("Metadata requests: %d in %v, want at most %d", n, time.Since(start).Round(time.Millisecond), want)
 	}
