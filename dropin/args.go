@@ -205,6 +205,29 @@ func (e *usageExit) Error() string { return e.msg }
 
 func usageExitf(format string, a ...any) error { return &usageExit{fmt.Sprintf(format, a...)} }
 
+// checkDescribeArgs is the --describe part of both Java tools' checkArgs
+// (ConsumerGroupCommandOptions, ShareGroupCommandOptions): scope says
+// whether --group or --all-groups was given, scopes how the tool names
+// the two in its message (each lists them in its own order).
+func checkDescribeArgs(a *javaArgs, scope bool, scopes string) error {
+	if !scope {
+		return usageExitf("Option [describe] takes one of these options: %s", scopes)
+	}
+	n := 0
+	for _, v := range []string{"members", "offsets", "state"} {
+		if a.Has(v) {
+			n++
+		}
+	}
+	if n > 1 {
+		return usageExitf("Option [describe] takes at most one of these options: [members], [offsets], [state]")
+	}
+	if len(a.Values("state")) > 0 {
+		return usageExitf("Option [describe] does not take a value for [state]")
+	}
+	return nil
+}
+
 // checkJavaArgs is ConsumerGroupCommandOptions.checkArgs followed by the
 // action count of ConsumerGroupCommand.main, in their order, with their
 // messages. Where Java joins a Set (random order per JVM), kcg uses the
@@ -217,20 +240,8 @@ func checkJavaArgs(a *javaArgs, stderr io.Writer) error {
 	}
 	scope := a.Has("group") || a.Has("all-groups")
 	if a.Has("describe") {
-		if !scope {
-			return usageExitf("Option [describe] takes one of these options: [group], [all-groups]")
-		}
-		n := 0
-		for _, v := range []string{"members", "offsets", "state"} {
-			if a.Has(v) {
-				n++
-			}
-		}
-		if n > 1 {
-			return usageExitf("Option [describe] takes at most one of these options: [members], [offsets], [state]")
-		}
-		if len(a.Values("state")) > 0 {
-			return usageExitf("Option [describe] does not take a value for [state]")
+		if err := checkDescribeArgs(a, scope, "[group], [all-groups]"); err != nil {
+			return err
 		}
 	}
 	if a.Has("delete") {

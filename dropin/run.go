@@ -295,12 +295,12 @@ func (d *dropIn) narrowUndo(u undoFile, keep func(*resetplan.Plan) bool) {
 	fmt.Fprintf(d.s.Err, "undo plan %s rewritten: it restores only what was deleted\n", u.path)
 }
 
-// deleteOffsets is --delete-offsets: one group, repeatable --topic; exit 1
-// when anything failed (Java: 0).
-func (d *dropIn) deleteOffsets() error {
+// deleteOffsetsArgs are --delete-offsets' one group and its --topic
+// arguments, a bad one failing as the Java tools fail it.
+func (d *dropIn) deleteOffsetsArgs() (string, []resetplan.TopicSpec, error) {
 	group, err := d.a.One("group")
 	if err != nil {
-		return &javaFailure{err.Error(), app.ExitUsage}
+		return "", nil, &javaFailure{err.Error(), app.ExitUsage}
 	}
 	var specs []resetplan.TopicSpec
 	for _, t := range d.a.Values("topic") {
@@ -308,11 +308,21 @@ func (d *dropIn) deleteOffsets() error {
 		if err != nil {
 			var ae *resetplan.ArgError
 			if errors.As(err, &ae) {
-				return &javaFailure{ae.JavaMessage(), app.ExitUsage}
+				return "", nil, &javaFailure{ae.JavaMessage(), app.ExitUsage}
 			}
-			return &javaFailure{err.Error(), app.ExitUsage}
+			return "", nil, &javaFailure{err.Error(), app.ExitUsage}
 		}
 		specs = append(specs, ts)
+	}
+	return group, specs, nil
+}
+
+// deleteOffsets is --delete-offsets: one group, repeatable --topic; exit 1
+// when anything failed (Java: 0).
+func (d *dropIn) deleteOffsets() error {
+	group, specs, err := d.deleteOffsetsArgs()
+	if err != nil {
+		return err
 	}
 	cl, ctx, done, err := d.connect()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -88,20 +87,8 @@ func checkShareArgs(a *javaArgs) error {
 	}
 	scope := a.Has("group") || a.Has("all-groups")
 	if a.Has("describe") {
-		if !scope {
-			return usageExitf("Option [describe] takes one of these options: [all-groups], [group]")
-		}
-		n := 0
-		for _, v := range []string{"members", "offsets", "state"} {
-			if a.Has(v) {
-				n++
-			}
-		}
-		if n > 1 {
-			return usageExitf("Option [describe] takes at most one of these options: [members], [offsets], [state]")
-		}
-		if len(a.Values("state")) > 0 {
-			return usageExitf("Option [describe] does not take a value for [state]")
+		if err := checkDescribeArgs(a, scope, "[all-groups], [group]"); err != nil {
+			return err
 		}
 	}
 	if a.Has("delete") {
@@ -489,21 +476,9 @@ func shareState(b *strings.Builder, stderr io.Writer, g groupops.ShareGroup, ver
 // "Successful" or "Error: <message>". Exit 1 when anything failed (Java:
 // 0).
 func (d *dropIn) shareDeleteOffsets() error {
-	group, err := d.a.One("group")
+	group, specs, err := d.deleteOffsetsArgs()
 	if err != nil {
-		return &javaFailure{err.Error(), app.ExitUsage}
-	}
-	var specs []resetplan.TopicSpec
-	for _, t := range d.a.Values("topic") {
-		ts, err := resetplan.ParseTopicArg(t)
-		if err != nil {
-			var ae *resetplan.ArgError
-			if errors.As(err, &ae) {
-				return &javaFailure{ae.JavaMessage(), app.ExitUsage}
-			}
-			return &javaFailure{err.Error(), app.ExitUsage}
-		}
-		specs = append(specs, ts)
+		return err
 	}
 	cl, ctx, done, err := d.connect()
 	if err != nil {
