@@ -51,7 +51,7 @@ type ListGroupsOptions struct {
 // broker that fails fails the listing: a partial list would silently hide
 // groups. An unreachable cluster is an error, never an empty list.
 func (c *Client) ListGroups(ctx context.Context, opts ListGroupsOptions) ([]GroupListing, error) {
-	info, err := c.recentCluster(ctx)
+	info, err := c.RecentCluster(ctx)
 	if err != nil {
 		return nil, err
 	}

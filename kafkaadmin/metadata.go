@@ -113,15 +113,15 @@ func (c *Client) rememberBrokers(resp *kmsg.MetadataResponse) {
 }
 
 // metadataReuse is how long one Metadata answer serves the operations that
-// follow it (recentCluster, cachedTopics). A command makes its calls one
+// follow it (RecentCluster, cachedTopics). A command makes its calls one
 // after the other within milliseconds: describe used to send six Metadata
 // requests in a row, each a round trip on a remote cluster. Retries after
 // leader or coordinator errors always ask again.
 const metadataReuse = 2 * time.Second
 
-// recentCluster is Cluster, reusing a Metadata answer of the last
+// RecentCluster is Cluster, reusing a Metadata answer of the last
 // metadataReuse: the cluster answered, and its brokers are known.
-func (c *Client) recentCluster(ctx context.Context) (ClusterInfo, error) {
+func (c *Client) RecentCluster(ctx context.Context) (ClusterInfo, error) {
 	c.mu.Lock()
 	if c.cluster != nil && time.Since(c.clusterAt) < metadataReuse {
 		info := *c.cluster
@@ -201,14 +201,6 @@ func (c *Client) learnBroker(b Broker) {
 		c.brokers = map[int32]Broker{}
 	}
 	c.brokers[b.ID] = b
-}
-
-// RecentCluster is Cluster, reusing the Metadata answer of an operation
-// of the last moment (metadataReuse) when there is one: a snapshot that
-// has just looked up its partitions' leaders names the cluster without
-// another round trip.
-func (c *Client) RecentCluster(ctx context.Context) (ClusterInfo, error) {
-	return c.recentCluster(ctx)
 }
 
 func (c *Client) broker(id int32) (Broker, bool) {

@@ -96,7 +96,7 @@ func (c *Client) HasShareGroups(ctx context.Context) (bool, error) {
 // that cannot be described carries Err; a group the broker does not know
 // (or that is not a share group) has Exists false.
 func (c *Client) DescribeShareGroups(ctx context.Context, groups []string) ([]ShareGroupDescription, error) {
-	if _, err := c.recentCluster(ctx); err != nil {
+	if _, err := c.RecentCluster(ctx); err != nil {
 		return nil, err
 	}
 	v, err := c.sharePick(ctx, kmsg.NewPtrShareGroupDescribeRequest(), 1, "ShareGroupDescribe")

@@ -156,7 +156,7 @@ func (c *Client) HasStreamsGroups(ctx context.Context) (bool, error) {
 // as not existing (Exists false). It fails with ErrNoStreamsGroups when
 // the cluster has no streams groups.
 func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string) ([]GroupDescription, error) {
-	if _, err := c.recentCluster(ctx); err != nil {
+	if _, err := c.RecentCluster(ctx); err != nil {
 		return nil, err
 	}
 	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrStreamsGroupDescribeRequest(), 1)
