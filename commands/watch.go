@@ -223,19 +223,15 @@ func watchSnapshot(ctx context.Context, cl *kafkaadmin.Client, o watchOptions) (
 	if !o.scope.all {
 		return groupops.Describe(ctx, cl, o.scope.groups, do)
 	}
-	l, err := o.scope.listAll(ctx, cl, io.Discard) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
-	if err != nil {
-		return nil, err
-	}
-	typed, err := l.Typed(groupops.OpDescribe)
+	sc, err := o.scope.classify(ctx, cl, io.Discard, groupops.OpDescribe) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
 	if err == nil {
-		err = typed.RefuseUncommitted()
+		err = sc.typed.RefuseUncommitted()
 	}
 	if err != nil {
 		return nil, err
 	}
 	do.Classified = true
-	return groupops.Describe(ctx, cl, l.IDs, do)
+	return groupops.Describe(ctx, cl, sc.typed.Committed(), do)
 }
 
 // watchSample takes one sample: describe's phases within the context

@@ -26,9 +26,10 @@ type DescribeOptions struct {
 }
 
 // Describe reads what kcg describe shows, and each sample of kcg watch: the
-// snapshot of groups (TakeSnapshot), the last stable offsets of its
-// partitions (ReadStableOffsets) and, with o.TimeLag, the time lags
-// (ReadTimeLags) and retention headroom (ReadRetention), in that order.
+// snapshot of groups (TakeSnapshot, with the last stable offsets of its
+// partitions read beside their log bounds) and, with o.TimeLag, the time
+// lags (ReadTimeLags) and retention headroom (ReadRetention), in that
+// order.
 func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o DescribeOptions) (*Snapshot, error) {
 	progress := o.progress()
 	snap, err := takeSnapshot(ctx, cl, groups, progress, !o.Classified, true)
@@ -59,9 +60,6 @@ func (o DescribeOptions) progress() func(string) {
 func describeRest(ctx context.Context, cl *kafkaadmin.Client, snap *Snapshot, o DescribeOptions) (*Snapshot, error) {
 	progress := o.progress()
 	snap.ReadCommitted = o.ReadCommitted
-	if err := ReadStableOffsets(ctx, cl, snap); err != nil {
-		return nil, err
-	}
 	if o.TimeLag {
 		progress("reading record timestamps")
 		if err := ReadTimeLags(ctx, cl, snap); err != nil {

@@ -210,7 +210,7 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 		}
 		slices.Sort(c.GroupDeletes)
 	}
-	if c.Bounds, err = listBounds(ctx, cl, tps); err != nil {
+	if c.Bounds, err = listBounds(ctx, cl, tps, false); err != nil {
 		return nil, err
 	}
 	// Sized once: every partition may be a write, with two offsets.

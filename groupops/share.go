@@ -126,7 +126,7 @@ func DescribeShare(ctx context.Context, cl *kafkaadmin.Client, groups []string, 
 		tps = append(tps, g.Partitions()...)
 	}
 	progress("listing log offsets")
-	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps))
+	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps), false)
 	if err != nil {
 		return nil, err
 	}

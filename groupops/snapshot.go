@@ -52,7 +52,7 @@ func (g Group) Partitions() []TopicPartition {
 type LogBounds struct {
 	Start, End *int64
 	// Stable is the last stable offset (ListOffsets latest, read
-	// committed); nil unless ReadStableOffsets ran, or unknown.
+	// committed); nil unless the snapshot was Describe's, or unknown.
 	Stable *int64
 	Err    error
 }
@@ -82,8 +82,6 @@ type Snapshot struct {
 	// Retention is each committed topic's deletion settings; nil unless
 	// ReadRetention ran.
 	Retention map[string]kafkaadmin.TopicRetention
-	// stableRead says Bounds carry the last stable offsets already.
-	stableRead bool
 }
 
 // ReadGroups describes groups and fetches their committed offsets: one
@@ -150,7 +148,7 @@ func snapshotOf(ctx context.Context, cl *kafkaadmin.Client, gs []Group, progress
 		tps = append(tps, g.Partitions()...)
 	}
 	progress("listing log offsets")
-	bounds, err := listBoundsOf(ctx, cl, vocab.SortedPartitions(tps), stable)
+	bounds, err := listBounds(ctx, cl, vocab.SortedPartitions(tps), stable)
 	if err != nil {
 		return nil, err
 	}
@@ -158,23 +156,17 @@ func snapshotOf(ctx context.Context, cl *kafkaadmin.Client, gs []Group, progress
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Cluster: info, Groups: gs, Bounds: bounds, stableRead: stable}, nil
+	return &Snapshot{Cluster: info, Groups: gs, Bounds: bounds}, nil
 }
 
-// listBounds looks up log-start and log-end offsets of tps: two batched
-// ListOffsets phases (one request per partition leader each), in flight
-// together.
-func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition) (map[TopicPartition]LogBounds, error) {
-	return listBoundsOf(ctx, cl, tps, false)
-}
-
-// listBoundsOf is listBounds; with stable it also reads the last stable
-// offsets (ReadStableOffsets) in a third phase beside the other two. The
-// phases used to run one after the other: three round trips to each
-// leader where one suffices. A partition whose log end could not be read
-// (no leader, gone) keeps only that error: its start and stable offsets,
-// asked at the same moment, are not shown.
-func listBoundsOf(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition, stable bool) (map[TopicPartition]LogBounds, error) {
+// listBounds looks up log-start and log-end offsets of tps, and with
+// stable their last stable offsets: two or three batched ListOffsets
+// phases (one request per partition leader each), in flight together.
+// The phases used to run one after the other: a round trip to each
+// leader per phase where one suffices. A partition whose log end could
+// not be read (no leader, gone) keeps only that error: its start and
+// stable offsets, asked at the same moment, are not shown.
+func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition, stable bool) (map[TopicPartition]LogBounds, error) {
 	out := make(map[TopicPartition]LogBounds, len(tps))
 	if len(tps) == 0 {
 		return out, nil
@@ -215,35 +207,6 @@ func listBoundsOf(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartiti
 		out[tp] = b
 	}
 	return out, nil
-}
-
-// ReadStableOffsets adds the last stable offset of every partition in
-// s.Bounds: one batched ListOffsets phase (latest, read committed; one
-// request per partition leader), unless the snapshot read them with its
-// log bounds (Describe).
-func ReadStableOffsets(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error {
-	if s.stableRead {
-		return nil
-	}
-	var tps []TopicPartition
-	for tp, b := range s.Bounds {
-		if b.End != nil {
-			tps = append(tps, tp)
-		}
-	}
-	stable, err := cl.ListOffsetsIsolated(ctx, vocab.SortedPartitions(tps), kafkaadmin.Latest, kafkaadmin.ReadCommitted)
-	if err != nil {
-		return err
-	}
-	for tp, lo := range stable {
-		if lo.Err != nil {
-			continue
-		}
-		b := s.Bounds[tp]
-		b.Stable = &lo.Offset
-		s.Bounds[tp] = b
-	}
-	return nil
 }
 
 // planInputs are the plan-time view of groups: type, state, members and
