@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,7 +11,11 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // countRequests counts the requests kfake receives, per API, while run
@@ -133,10 +138,10 @@ func TestRequestPhasesFixed(t *testing.T) {
 // its coordinator's listing, once. No Metadata request asks for every
 // topic of the cluster (kafka-go's transport did, for its broker cache),
 // and one Metadata answers both the partitions' leaders and the cluster's
-// identity. kfake on both tiers: only it counts requests.
+// identity. kfake on both tiers: only it counts requests; a cluster of
+// this test's own (privateFake), where only kcg asks anything.
 func TestDescribeOneGroupRequests(t *testing.T) {
-	e := kafkatest.Fake(t)
-	f := newManyGroups(t, e, 3)
+	e, group := privateFake(t)
 	missing := kafkatest.UniqueName(t, "missing")
 	for _, c := range []struct {
 		args      []string
@@ -144,8 +149,8 @@ func TestDescribeOneGroupRequests(t *testing.T) {
 		listings  int
 		metadatas int
 	}{
-		{[]string{"describe", f.groups[1]}, 0, 0, 2},
-		{[]string{"describe", f.groups[1], "--time-lag"}, 0, 0, 2},
+		{[]string{"describe", group}, 0, 0, 2},
+		{[]string{"describe", group, "--time-lag"}, 0, 0, 2},
 		{[]string{"describe", missing}, 1, 1, 2},
 	} {
 		var mu sync.Mutex
@@ -180,4 +185,57 @@ func TestDescribeOneGroupRequests(t *testing.T) {
 	if all["ListGroups"] != list["ListGroups"] {
 		t.Errorf("describe --all-groups: %d ListGroups requests, kcg list %d (%s)", all["ListGroups"], list["ListGroups"], countsText(all))
 	}
+}
+
+// privateFake is a kfake cluster of the calling test alone, with one
+// group committed on two partitions of a topic with records, and no
+// client left connected: the requests counted on it are kcg's. The shared
+// kfake also hears the test helpers' own kafka-go transport, which asks
+// Metadata for every topic every second or less.
+func privateFake(t *testing.T) (*kafkatest.Env, string) {
+	t.Helper()
+	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, topic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	addr := c.ListenAddrs()[0]
+	// OffsetCommit v9 names topics (v10 names them by id).
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.MaxVersions(kversion.V3_9_0()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for p := range int32(2) {
+		for range 20 {
+			if err := cl.ProduceSync(ctx, &kgo.Record{Topic: topic, Partition: p, Value: []byte("v")}).FirstErr(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	req := kmsg.NewPtrOffsetCommitRequest()
+	req.Group, req.Generation = group, -1
+	rt := kmsg.NewOffsetCommitRequestTopic()
+	rt.Topic = topic
+	for p, o := range []int64{10, 3} {
+		rp := kmsg.NewOffsetCommitRequestTopicPartition()
+		rp.Partition, rp.Offset = int32(p), o
+		rt.Partitions = append(rt.Partitions, rp)
+	}
+	req.Topics = append(req.Topics, rt)
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range resp.Topics {
+		for _, rp := range rt.Partitions {
+			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+				t.Fatalf("committing %s/%d for %s: %v", topic, rp.Partition, group, err)
+			}
+		}
+	}
+	return &kafkatest.Env{Bootstrap: addr, Kfake: c}, group
 }
