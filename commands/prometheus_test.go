@@ -226,36 +226,47 @@ func TestDescribeThresholds(t *testing.T) {
 	}
 }
 
-// watch --metrics-listen serves describe's metrics from its latest sample,
-// also with -o none; Ctrl-C ends it with 130 and the port is free again.
-func TestWatchMetricsListen(t *testing.T) {
-	e := kafkatest.Cluster(t)
-	topic, group := retentionFixture(t, e)
-	addr := freeAddr(t)
+// metricsWatch runs `kcg watch GROUP ARGS... -o none --metrics-listen`
+// at 300 ms until the test ends or stop is called, and returns the first
+// /metrics text of a good sample (kcg_up 1) with that response's
+// Content-Type. stop cancels the watch and returns its result.
+func metricsWatch(t *testing.T, e *kafkatest.Env, group string, args ...string) (addr, text, contentType string, stop func() clitest.Result) {
+	t.Helper()
+	addr = freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	done := make(chan clitest.Result, 1)
-	go func() {
-		done <- clitest.RunContext(ctx, "watch", group, "--time-lag", "--interval", "300ms", "-o", "none", "--metrics-listen", addr, "--bootstrap-server", e.Bootstrap)
-	}()
-	var text string
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + addr + "/metrics")
-		if err == nil {
+	argv := append(append([]string{"watch", group}, args...), "--interval", "300ms", "-o", "none", "--metrics-listen", addr, "--bootstrap-server", e.Bootstrap)
+	go func() { done <- clitest.RunContext(ctx, argv...) }()
+	var err error
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		var resp *http.Response
+		if resp, err = http.Get("http://" + addr + "/metrics"); err == nil {
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if text = string(b); strings.Contains(text, "\nkcg_up 1\n") {
-				if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
-					t.Errorf("Content-Type %q", ct)
-				}
+				contentType = resp.Header.Get("Content-Type")
 				break
 			}
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no good sample at /metrics in 30s: %v\n%s", err, text)
 		}
-		time.Sleep(100 * time.Millisecond)
+	}
+	return addr, text, contentType, func() clitest.Result {
+		cancel()
+		return <-done
+	}
+}
+
+// watch --metrics-listen serves describe's metrics from its latest sample,
+// also with -o none; Ctrl-C ends it with 130 and the port is free again.
+func TestWatchMetricsListen(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic, group := retentionFixture(t, e)
+	addr, text, ct, stop := metricsWatch(t, e, group, "--time-lag")
+	if !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+		t.Errorf("Content-Type %q", ct)
 	}
 	resp, err := http.Get("http://" + addr + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
@@ -275,8 +286,7 @@ func TestWatchMetricsListen(t *testing.T) {
 			t.Errorf("/metrics headroom p%d = %v (%v), JSON %v", p, v, ok, o["retentionHeadroomMs"])
 		}
 	}
-	cancel()
-	r := <-done
+	r := stop()
 	if r.Code != 130 || r.Stdout != "" {
 		t.Errorf("after Ctrl-C: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
 	}
@@ -294,26 +304,7 @@ func TestWatchMetricsListen(t *testing.T) {
 func TestWatchMetricsGoGoroutines(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	_, group := retentionFixture(t, e)
-	addr := freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan clitest.Result, 1)
-	go func() {
-		done <- clitest.RunContext(ctx, "watch", group, "--interval", "300ms", "-o", "none", "--metrics-listen", addr, "--bootstrap-server", e.Bootstrap)
-	}()
-	var text string
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(text, "\nkcg_up 1\n") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no good sample at /metrics in 30s:\n%s", text)
-		}
-		time.Sleep(100 * time.Millisecond)
-		if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			text = string(b)
-		}
-	}
+	_, text, _, stop := metricsWatch(t, e, group)
 	fams := parseMetrics(t, text)
 	if v, ok := sample(fams, "go_goroutines", nil); !ok || v <= 0 {
 		t.Errorf("go_goroutines = %v (%v), want a count above 0:\n%s", v, ok, text)
@@ -321,8 +312,7 @@ func TestWatchMetricsGoGoroutines(t *testing.T) {
 	if h := fams["go_goroutines"].GetHelp(); h != "Number of goroutines that currently exist." {
 		t.Errorf("go_goroutines HELP %q, want client_golang's", h)
 	}
-	cancel()
-	<-done
+	stop()
 	if out := kcgOn(t, e, "describe", group, "-o", "prometheus").MustCode(t, 0).Stdout; strings.Contains(out, "go_goroutines") {
 		t.Errorf("describe -o prometheus has go_goroutines:\n%s", out)
 	}
