@@ -383,16 +383,3 @@ func noArgs(c *cli.Context) error {
 	}
 	return nil
 }
-
-// Markdown renders the command reference (docs/commands.md) from the CLI
-// definitions, so the docs cannot drift from the flags.
-func Markdown() (string, error) {
-	app := newApp(Streams{})
-	app.Version = ""
-	md, err := app.ToMarkdown()
-	if err != nil {
-		return "", err
-	}
-	header := "<!-- Generated from the CLI by `go test ./commands -run TestCommandReference -update`; do not edit. -->\n\n"
-	return header + markdownExamples(md, app.Commands) + dropin.Markdown, nil
-}
