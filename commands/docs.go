@@ -2,8 +2,8 @@
 
 // The command reference needs urfave/cli's documentation renderer, which
 // links go-md2man and blackfriday and initialises them at every start
-// (about 0.5 ms). Release builds leave it out with the build tag
-// urfave_cli_no_docs (goreleaser.yaml); tests, which render
+// (about 1 ms, docs/benchmarks.md). Release builds leave it out with the
+// build tag urfave_cli_no_docs (goreleaser.yaml); tests, which render
 // docs/commands.md, build without it.
 
 package commands
