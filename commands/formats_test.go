@@ -112,13 +112,27 @@ func (x *formatCheck) reads(t *testing.T) {
 	x.compare(t, "GroupList", nil, []string{"list", "--type", "all"}, "table", "yaml")
 	x.compare(t, "GroupDescriptionList", nil, []string{"describe", g}, "table", "yaml", "markdown", "prometheus")
 	x.compare(t, "GroupDescriptionList", nil, []string{"describe", g, "--verbose"}, "table")
+	// The describe variants whose numbers move between two runs (the
+	// time lag is measured from now): their documents match the schema.
+	for _, v := range [][]string{{"--time-lag"}, {"--isolation", "read-committed"}, {"--members", "--verbose"}, {"--state", "--verbose"}} {
+		for _, o := range []string{"json", "yaml"} {
+			r := x.run(t, o, append([]string{"describe", g}, v...)...).MustCode(t, 0)
+			schematest.MustMatch(t, "GroupDescriptionList", r.Stdout, o == "yaml")
+		}
+	}
 	plan, other := x.path("p.yaml"), x.path("q.yaml")
 	kcgOn(t, x.e, "plan", g, "--topic", topic, "--to-offset", "3", "--out", plan).MustCode(t, 0)
 	kcgOn(t, x.e, "plan", g, "--topic", topic+":0", "--to-offset", "5", "--out", other).MustCode(t, 0)
 	x.compare(t, "OffsetResetPlan", nil, []string{"show", plan}, "table", "yaml", "markdown", "csv")
 	x.compare(t, "PlanStatus", nil, []string{"diff", plan}, "table", "yaml", "markdown")
 	x.compare(t, "PlanDiff", nil, []string{"diff", plan, other}, "table", "yaml", "markdown")
-	if x.typ != "share" { // kcg watch of a share group: issue 30, item 5's other half
+	// kcg watch of a share group is still refused on this branch (issue
+	// 30, item 5's other half, on its own branch): compared once it is
+	// not; the refusal, and only it, is let through until then.
+	if r := kcgOn(t, x.e, "watch", g, "--count", "1", "-o", "json"); x.typ == "share" && r.Code == 3 &&
+		strings.Contains(r.Stderr, "is a share group, not a consumer group") {
+		t.Logf("watch of a share group refused: %s", strings.TrimSpace(r.Stderr))
+	} else {
 		x.compare(t, "LagSample", nil, []string{"watch", g, "--count", "1"}, "table")
 	}
 }
