@@ -420,7 +420,7 @@ type textTable struct {
 	rows   [][]string
 }
 
-var plainHeaderRE = regexp.MustCompile(`^[A-Z][A-Z0-9/-]*$`)
+var plainHeaderRE, columnGapRE = regexp.MustCompile(`^[A-Z][A-Z0-9/-]*$`), regexp.MustCompile(`\s{2,}`)
 
 // plainTables parses kcg's borderless tables: a header line of
 // upper-case names, each column's cells starting where its name starts.
@@ -430,7 +430,7 @@ func plainTables(out string) []textTable {
 	var starts []int
 	for _, line := range strings.Split(out, "\n") {
 		rs := []rune(line)
-		names := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)
+		names := columnGapRE.Split(strings.TrimSpace(line), -1)
 		header := len(names) >= 2
 		for _, n := range names {
 			header = header && plainHeaderRE.MatchString(n)
@@ -522,52 +522,54 @@ type column struct {
 	join   string
 }
 
-func col(fields ...string) column                { return column{fields: fields} }
-func arrow(a, b string) column                   { return column{fields: []string{a, b}, join: "arrow"} }
-func pairCol(a, b string) column                 { return column{fields: []string{a, b}, join: "pair"} }
-func cols(m map[string]column) map[string]column { return m }
+func col(fields ...string) column { return column{fields: fields} }
+func arrow(a, b string) column    { return column{fields: []string{a, b}, join: "arrow"} }
+func pairCol(a, b string) column  { return column{fields: []string{a, b}, join: "pair"} }
+
+// colMap names the columns, lower case, that show a JSON field.
+type colMap map[string]column
 
 // formatColumns: per kind and format, the columns of partition rows and
 // of group rows (a table without TOPIC, or a "(total)" row) that show a
 // JSON field. Column names are lower case.
-var formatColumns = map[string]map[string][2]map[string]column{
-	"GroupList": {"table": {nil, cols(map[string]column{"state": col("state"), "type": col("type")})}},
+var formatColumns = map[string]map[string][2]colMap{
+	"GroupList": {"table": {nil, colMap{"state": col("state"), "type": col("type")}}},
 	"GroupDescriptionList": {
 		"table": {
-			cols(map[string]column{"current-offset": col("committedOffset"), "start-offset": col("startOffset"),
+			colMap{"current-offset": col("committedOffset"), "start-offset": col("startOffset"),
 				"log-end-offset": col("logEndOffset"), "lag": col("lag"), "leader-epoch": col("committedLeaderEpoch"),
-				"consumer-id": col("memberId"), "client-id": col("clientId")}),
-			cols(map[string]column{"lag": col("totalLag")}),
+				"consumer-id": col("memberId"), "client-id": col("clientId")},
+			colMap{"lag": col("totalLag")},
 		},
 		"prometheus": {
-			cols(map[string]column{"current": col("position"), "lag": col("lag"), "log-end": col("logEndOffset"), "log-start": col("logStartOffset")}),
-			cols(map[string]column{"members": col("#members")}),
+			colMap{"current": col("position"), "lag": col("lag"), "log-end": col("logEndOffset"), "log-start": col("logStartOffset")},
+			colMap{"members": col("#members")},
 		},
 		"markdown": {
-			cols(map[string]column{"current": col("position"), "log end": col("logEndOffset"), "lag": col("lag"), "client": col("clientId")}),
-			cols(map[string]column{"state": col("state"), "type": col("type"), "members": col("#members"), "partitions": col("#offsets"), "total lag": col("totalLag")}),
+			colMap{"current": col("position"), "log end": col("logEndOffset"), "lag": col("lag"), "client": col("clientId")},
+			colMap{"state": col("state"), "type": col("type"), "members": col("#members"), "partitions": col("#offsets"), "total lag": col("totalLag")},
 		},
 	},
 	"OffsetResetPlan": {
-		"table":    {cols(map[string]column{"current": col("current"), "target": col("target"), "log-start": col("logStart"), "log-end": col("logEnd"), "reason": col("reason")}), nil},
-		"markdown": {cols(map[string]column{"current": col("current"), "target": col("target"), "reason": col("reason")}), cols(map[string]column{"partitions": col("#partitions")})},
-		"csv":      {cols(map[string]column{"target": col("target")}), nil},
+		"table":    {colMap{"current": col("current"), "target": col("target"), "log-start": col("logStart"), "log-end": col("logEnd"), "reason": col("reason")}, nil},
+		"markdown": {colMap{"current": col("current"), "target": col("target"), "reason": col("reason")}, colMap{"partitions": col("#partitions")}},
+		"csv":      {colMap{"target": col("target")}, nil},
 	},
 	"PlanStatus": {
-		"table":    {cols(map[string]column{"detail": arrow("from", "to")}), cols(map[string]column{"detail": arrow("members", "state")})},
-		"markdown": {cols(map[string]column{"current": col("from"), "target": col("to")}), nil},
+		"table":    {colMap{"detail": arrow("from", "to")}, colMap{"detail": arrow("members", "state")}},
+		"markdown": {colMap{"current": col("from"), "target": col("to")}, nil},
 	},
 	"PlanDiff": {
-		"table":    {cols(map[string]column{"change": col("change"), "current": pairCol("before.current", "after.current"), "target": pairCol("before.target", "after.target")}), nil},
-		"markdown": {cols(map[string]column{"change": col("change"), "current": pairCol("before.current", "after.current"), "target": pairCol("before.target", "after.target")}), nil},
+		"table":    {colMap{"change": col("change"), "current": pairCol("before.current", "after.current"), "target": pairCol("before.target", "after.target")}, nil},
+		"markdown": {colMap{"change": col("change"), "current": pairCol("before.current", "after.current"), "target": pairCol("before.target", "after.target")}, nil},
 	},
 	"ApplyReport": {
-		"table":    {cols(map[string]column{"before": col("before"), "target": col("target"), "after": col("after"), "result": col("result")}), nil},
-		"markdown": {cols(map[string]column{"before": col("before"), "target": col("target"), "after": col("after"), "result": col("result")}), cols(map[string]column{"result": col("result"), "partitions": col("#partitions")})},
+		"table":    {colMap{"before": col("before"), "target": col("target"), "after": col("after"), "result": col("result")}, nil},
+		"markdown": {colMap{"before": col("before"), "target": col("target"), "after": col("after"), "result": col("result")}, colMap{"result": col("result"), "partitions": col("#partitions")}},
 	},
-	"OffsetDeleteResult": {"table": {cols(map[string]column{"result": col("deleted")}), nil}},
-	"GroupDeleteResult":  {"table": {nil, cols(map[string]column{"result": col("deleted")})}},
-	"LagSample":          {"table": {nil, cols(map[string]column{"state": col("state"), "members": col("members"), "lag": col("lag")})}},
+	"OffsetDeleteResult": {"table": {colMap{"result": col("deleted")}, nil}},
+	"GroupDeleteResult":  {"table": {nil, colMap{"result": col("deleted")}}},
+	"LagSample":          {"table": {nil, colMap{"state": col("state"), "members": col("members"), "lag": col("lag")}}},
 }
 
 // tableFacts reads the group's rows of tables into facts, under the JSON
