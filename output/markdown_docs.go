@@ -321,7 +321,7 @@ func (v DescribeView) writeOffsetsMarkdown(m *mdWriter) {
 			continue
 		}
 		for _, o := range g.Offsets {
-			r := []string{mdCode(g.Group), mdCode(o.Topic), strconv.Itoa(int(o.Partition)), IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag)}
+			r := []string{mdCode(g.Group), mdCode(o.Topic), strconv.Itoa(int(o.Partition)), IntCell(o.Position()), IntCell(end(o)), IntCell(o.Lag)}
 			if v.TimeLag {
 				r = append(r, DurationCell(o.TimeLagMs), DurationCell(o.RetentionHeadroomMs))
 			}

@@ -93,14 +93,19 @@ func optional(s string) *string {
 	return &s
 }
 
+// upper is optional(s) upper-cased: the profile file takes a security
+// protocol or SASL mechanism in any case, the documents name it as the
+// Java client does (their schemas' enums).
+func upper(s string) *string { return optional(strings.ToUpper(s)) }
+
 // NewProfileList returns the list of f's profiles.
 func NewProfileList(f *connconfig.ProfileFile) ProfileList {
 	l := ProfileList{APIVersion: APIVersion, Kind: KindProfileList, ConfigFile: f.Path, Current: optional(f.Current)}
 	for _, p := range f.Profiles {
 		l.Profiles = append(l.Profiles, ProfileSummary{
 			Name: p.Name, Current: p.Name == f.Current, Bootstrap: p.Bootstrap,
-			SecurityProtocol: optional(p.SecurityProtocol),
-			SASLMechanism:    optional(p.SASLMechanism), SASLUsername: optional(p.SASLUsername),
+			SecurityProtocol: upper(p.SecurityProtocol),
+			SASLMechanism:    upper(p.SASLMechanism), SASLUsername: optional(p.SASLUsername),
 		})
 	}
 	return l
@@ -142,13 +147,13 @@ func NewProfileDocument(f *connconfig.ProfileFile, p connconfig.Profile) Profile
 		APIVersion: APIVersion, Kind: KindProfile, ConfigFile: f.Path,
 		Name: p.Name, Current: p.Name == f.Current, Bootstrap: p.Bootstrap,
 		CommandConfig:    optional(p.CommandConfig),
-		SecurityProtocol: optional(p.SecurityProtocol),
+		SecurityProtocol: upper(p.SecurityProtocol),
 		TLS: ProfileTLS{
 			CAFile: optional(p.TLSCAFile), CertFile: optional(p.TLSCertFile), KeyFile: optional(p.TLSKeyFile),
 			ServerName: optional(p.TLSServerName), InsecureSkipVerify: p.TLSInsecureSkipVerify,
 		},
 		SASL: ProfileSASL{
-			Mechanism: optional(p.SASLMechanism), Username: optional(p.SASLUsername),
+			Mechanism: upper(p.SASLMechanism), Username: optional(p.SASLUsername),
 			PasswordEnv: optional(p.PasswordEnv), PasswordFile: optional(p.PasswordFile),
 			TokenEndpoint: optional(p.OAuthTokenEndpoint), TokenFile: optional(p.OAuthTokenFile), Scope: optional(p.OAuthScope),
 			Keytab: optional(p.Kerberos.Keytab), Principal: optional(p.Kerberos.Principal),

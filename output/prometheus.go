@@ -233,8 +233,9 @@ func (m Metrics) families() *metricSet {
 }
 
 // groupOffsets adds one group's per-partition and per-topic samples. A
-// partition without a committed offset has no current_offset, lag or
-// time-lag sample (docs/output.md says why).
+// share group's position is its start offset (Position). A partition
+// without a position has no current_offset, lag or time-lag sample
+// (docs/output.md says why).
 func (m Metrics) groupOffsets(s *metricSet, g GroupDescription) {
 	type sums struct {
 		current, lag int64
@@ -251,11 +252,12 @@ func (m Metrics) groupOffsets(s *metricSet, g GroupDescription) {
 			order = append(order, o.Topic)
 		}
 		p := strconv.Itoa(int(o.Partition))
-		if o.CommittedOffset == nil {
+		pos := o.Position()
+		if pos == nil {
 			continue
 		}
-		s.current.add(float64(*o.CommittedOffset), "consumergroup", g.Group, "topic", o.Topic, "partition", p)
-		t.current += *o.CommittedOffset
+		s.current.add(float64(*pos), "consumergroup", g.Group, "topic", o.Topic, "partition", p)
+		t.current += *pos
 		t.anyCurrent = true
 		if o.Lag != nil {
 			s.lag.add(float64(*o.Lag), "consumergroup", g.Group, "topic", o.Topic, "partition", p)
@@ -273,7 +275,7 @@ func (m Metrics) groupOffsets(s *metricSet, g GroupDescription) {
 			s.headroom.add(float64(*o.RetentionHeadroomMs)/1000, "consumergroup", g.Group, "topic", o.Topic, "partition", p)
 		}
 		below := 0.0
-		if o.LogStartOffset != nil && *o.CommittedOffset < *o.LogStartOffset {
+		if o.LogStartOffset != nil && *pos < *o.LogStartOffset {
 			below = 1
 		}
 		s.belowStart.add(below, "consumergroup", g.Group, "topic", o.Topic, "partition", p)

@@ -81,6 +81,18 @@ func describeShareGroup(v groupops.ShareGroup, s *groupops.ShareSnapshot, filter
 	return g
 }
 
+// Position is where the group resumes on the partition: the committed
+// offset, or a share group's start offset (which has no commits); nil
+// when it has neither. The views without a column of their own for the
+// start offset (-o markdown's Current, -o prometheus's current_offset)
+// show it.
+func (o PartitionOffset) Position() *int64 {
+	if o.CommittedOffset != nil {
+		return o.CommittedOffset
+	}
+	return o.StartOffset
+}
+
 // isShare reports whether d is a share group's entry.
 func (d GroupDescription) isShare() bool { return d.Type != nil && *d.Type == TypeShare }
 

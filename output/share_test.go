@@ -35,3 +35,39 @@ func TestShareOffsetsTable(t *testing.T) {
 		t.Fatalf("uninitialised row %q", lines[2])
 	}
 }
+
+// -o markdown and -o prometheus show a share group's start offset where
+// they show a committed offset (Current; kafka_consumergroup_current_offset)
+// and its lag; a share-partition without a start offset has neither.
+func TestShareOffsetsMarkdownAndMetrics(t *testing.T) {
+	share := GroupDescription{Group: "sh", Type: Ptr(TypeShare), State: Ptr("Empty"), Members: []Member{}, Offsets: []PartitionOffset{
+		{Topic: "t", Partition: 0, StartOffset: Ptr[int64](7), LogStartOffset: Ptr[int64](0), LogEndOffset: Ptr[int64](10), Lag: Ptr[int64](3)},
+		{Topic: "t", Partition: 1, LogStartOffset: Ptr[int64](0), LogEndOffset: Ptr[int64](10)},
+	}, TotalLag: Ptr[int64](3)}
+	doc := NewGroupDescriptionList([]GroupDescription{share})
+	var md bytes.Buffer
+	if err := renderMarkdown(&md, DescribeView{Doc: doc}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| `sh` | `t` | 0 | 7 | 10 | 3 |", "| `sh` | `t` | 1 | - | 10 | - |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+	var prom bytes.Buffer
+	if err := (Metrics{Doc: doc, Up: true}).WritePrometheus(&prom); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`kafka_consumergroup_current_offset{consumergroup="sh",topic="t",partition="0"} 7`,
+		`kafka_consumergroup_lag{consumergroup="sh",topic="t",partition="0"} 3`,
+		`kafka_consumergroup_lag_sum{consumergroup="sh",topic="t"} 3`,
+	} {
+		if !strings.Contains(prom.String(), want+"\n") {
+			t.Errorf("metrics lack %q:\n%s", want, prom.String())
+		}
+	}
+	if strings.Contains(prom.String(), `consumergroup="sh",topic="t",partition="1"}`) {
+		t.Errorf("a share-partition without a start offset has a sample:\n%s", prom.String())
+	}
+}

@@ -131,8 +131,8 @@ func (g docGen) group() GroupDescription {
 	if g.r.IntN(4) > 0 {
 		d.Offsets = make([]PartitionOffset, g.r.IntN(4))
 		for i := range d.Offsets {
-			o := PartitionOffset{Topic: g.str(), Partition: g.r.Int32N(64),
-				CommittedOffset: g.i64p(), CommittedLeaderEpoch: g.i32p(),
+			o := PartitionOffset{Topic: g.str(), Partition: g.r.Int32N(64), StreamsTopic: g.strp(),
+				CommittedOffset: g.i64p(), StartOffset: g.i64p(), CommittedLeaderEpoch: g.i32p(),
 				LogStartOffset: g.i64p(), LogEndOffset: g.i64p(), LastStableOffset: g.i64p(),
 				Lag: g.i64p(), CommittedTimestamp: g.strp(), TimeLagMs: g.i64p(), RetentionHeadroomMs: g.i64p(), RetentionHeadroomBytes: g.i64p(),
 				MemberID: g.strp(), ClientID: g.strp(), Host: g.strp(), Metadata: g.strp()}

@@ -217,7 +217,13 @@ func (w yamlLines) offsets(offs []PartitionOffset) {
 		o := &offs[i]
 		w.str("      - ", "topic", o.Topic)
 		w.i32(yamlI2, "partition", o.Partition)
+		if o.StreamsTopic != nil { // omitempty, as the struct's tags say
+			w.str(yamlI2, "streamsTopic", *o.StreamsTopic)
+		}
 		w.i64p(yamlI2, "committedOffset", o.CommittedOffset)
+		if o.StartOffset != nil {
+			w.i64p(yamlI2, "startOffset", o.StartOffset)
+		}
 		w.i32p(yamlI2, "committedLeaderEpoch", o.CommittedLeaderEpoch)
 		w.i64p(yamlI2, "logStartOffset", o.LogStartOffset)
 		w.i64p(yamlI2, "logEndOffset", o.LogEndOffset)
