@@ -64,6 +64,11 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 	if err != nil {
 		return err
 	}
+	if !o.scope.all {
+		if err := refuseMissing(ctx, cl, groups, typoNothingDeleted); err != nil {
+			return err
+		}
+	}
 	undo, stop, err := o.gate.run(ctx, cl, s, o.format, groups, resetplan.StrategyDeleteGroup, nil)
 	if stop {
 		return err
@@ -72,7 +77,7 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 	if err != nil {
 		return err
 	}
-	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, res) })
+	undo.Narrow(s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, res) })
 	for _, d := range res {
 		switch {
 		case errors.Is(d.Err, groupops.ErrOutcomeUnknown):

@@ -70,6 +70,9 @@ func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
 		return err
 	}
 	defer done()
+	if err := refuseMissing(ctx, cl, []string{o.group}, typoNothingDeleted); err != nil {
+		return err
+	}
 	undo, stop, err := o.gate.run(ctx, cl, s, o.format, []string{o.group}, resetplan.StrategyDeleteOffsets, o.topics)
 	if stop {
 		return err
@@ -78,7 +81,7 @@ func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
 	if err != nil {
 		return err
 	}
-	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
+	undo.Narrow(s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	if r.GroupErr != nil {
 		fmt.Fprintf(s.Err, "kcg: group %s: %s; no offsets were deleted\n", r.Group, kafkaadmin.Meaning(r.GroupErr))
 	} else {
