@@ -252,8 +252,10 @@ func (d *dropIn) deleteGroups() error {
 
 // writeUndo is kcg's one addition to the Java tool's --delete and
 // --delete-offsets: before deleting, it plans the delete and writes the
-// plan's undo (planfile.WriteUndo, in the current directory), naming it on
-// stderr; stdout stays the Java tool's. Nothing is deleted when it fails.
+// plan's undo (planfile.WriteUndoOf, in the current directory), naming it
+// on stderr; stdout stays the Java tool's. None is written when no
+// committed offset is deleted (a group that does not exist: Java's own
+// error on stdout). Nothing is deleted when it fails.
 func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (planfile.Undo, error) {
 	// kafka-consumer-groups deletes consumer groups only
 	// (kafka-share-groups' groups were checked by shareGroups).
