@@ -25,12 +25,15 @@ func deleteCommand(s Streams) *cli.Command {
 		ArgsUsage: "GROUP... | --all-groups",
 		Description: "Deletes each group with its committed offsets: one request per group\n" +
 			"coordinator. Kafka refuses groups that still have active members. Exit 0 when\n" +
-			"every group was deleted, 1 when any was not (the others are still deleted).\n\n" +
+			"every group was deleted, 1 when any was not (the others are still deleted).\n" +
+			"A group the cluster does not have is refused, nothing deleted (exit 3).\n\n" +
 			"A delete plan applied at once ('kcg plan --delete' + 'kcg apply'): it first\n" +
 			"writes the undo plan, kcg-delete-group-undo-TIME.yaml in the current\n" +
 			"directory, named on stderr ('kcg apply' it to bring the groups back at the\n" +
-			"same offsets). On a terminal it shows what goes and asks; otherwise it needs\n" +
-			"--yes (exit 64 without). --dry-run prints what would go.",
+			"same offsets). On a terminal it shows what goes and asks, and after a yes\n" +
+			"reads again: if anything changed, it shows the new table and asks again.\n" +
+			"Ctrl-C at the question exits 130, nothing deleted. Otherwise it needs --yes\n" +
+			"(exit 64 without). --dry-run prints what would go.",
 		Flags: append(append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "delete every consumer group"},
@@ -64,6 +67,11 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 	if err != nil {
 		return err
 	}
+	if !o.scope.all {
+		if err := refuseMissing(ctx, cl, groups, typoNothingDeleted); err != nil {
+			return err
+		}
+	}
 	undo, stop, err := o.gate.run(ctx, cl, s, o.format, groups, resetplan.StrategyDeleteGroup, nil)
 	if stop {
 		return err
@@ -72,7 +80,7 @@ func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
 	if err != nil {
 		return err
 	}
-	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, res) })
+	undo.Narrow(s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, res) })
 	for _, d := range res {
 		switch {
 		case errors.Is(d.Err, groupops.ErrOutcomeUnknown):

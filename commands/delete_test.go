@@ -19,8 +19,9 @@ type deleteDoc struct {
 	} `json:"groups"`
 }
 
-// kcg delete: an empty group is deleted, a missing one and one with an
-// active member are not, each with its reason; exit 1 when any failed.
+// kcg delete: an empty group is deleted, one with an active member is
+// not, with its reason; exit 1 when any failed. A missing group is
+// refused before anything is deleted (exit 3, TestDeleteMissingGroupRefused).
 func TestDeleteGroups(t *testing.T) {
 	e := kafkatest.Cluster(t)
 	topic := kafkatest.UniqueName(t, "t")
@@ -46,18 +47,18 @@ func TestDeleteGroups(t *testing.T) {
 	missing := kafkatest.UniqueName(t, "missing")
 	again := kafkatest.UniqueName(t, "again")
 	e.Commit(t, again, topic, map[int32]int64{0: 1})
-	r = kcgOn(t, e, "delete", "--yes", missing, again, "--group", active).MustCode(t, 1)
-	got := rows(r.Stdout, missing)
-	if len(got) != 1 || strings.Join(got[0][1:], " ") != "failed the group does not exist" {
-		t.Fatalf("missing group row %v\n%s", got, r.Stdout)
+	r = kcgOn(t, e, "delete", "--yes", missing, again, "--group", active).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, fmt.Sprintf("kcg: group %q does not exist", missing)) || len(e.Committed(t, again)) != 1 {
+		t.Fatalf("a missing group beside others:\n%s", r.Stderr)
 	}
+	r = kcgOn(t, e, "delete", "--yes", again, "--group", active).MustCode(t, 1)
 	if got := rows(r.Stdout, again); len(got) != 1 || got[0][1] != "deleted" || got[0][2] != "-" {
 		t.Fatalf("deleted group row %v\n%s", got, r.Stdout)
 	}
 	if got := rows(r.Stdout, active); len(got) != 1 || got[0][1] != "failed" || !strings.Contains(r.Stdout, "active members") {
 		t.Fatalf("active group row %v\n%s", got, r.Stdout)
 	}
-	if !strings.Contains(r.Stderr, "kcg: group "+missing+" was not deleted: the group does not exist") {
+	if !strings.Contains(r.Stderr, "kcg: group "+active+" was not deleted: ") {
 		t.Fatalf("stderr:\n%s", r.Stderr)
 	}
 	kcgOn(t, e, "delete").MustCode(t, 64)

@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
-	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/app"
@@ -14,6 +14,7 @@ import (
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,34 +47,25 @@ func (g deleteGate) check(s Streams, what string) error {
 	return app.Usagef("%s deletes without a way back but its undo plan: stdin is not a terminal, so give --yes to delete (or --dry-run to see what would go); nothing was deleted", what)
 }
 
+// typoNothingDeleted ends the refusal of a group the cluster does not have
+// (refuseMissing): a typo deletes nothing, --dry-run included.
+const typoNothingDeleted = "check the name; nothing was deleted"
+
 // errDeclined is the answer to the question that was not yes: exit 1.
 var errDeclined = errors.New("not confirmed: nothing was deleted")
-
-// undoFile is the undo plan a delete shortcut wrote, and the delete plan
-// it undoes.
-type undoFile struct {
-	plan *resetplan.Plan
-	path string
-}
-
-// narrow rewrites the undo plan when keep (groupops.KeepDeletedGroups or
-// KeepDeletedOffsets) dropped what Kafka refused to delete: an undo plan
-// naming offsets that are still there would be refused as stale.
-func (u undoFile) narrow(s Streams, keep func(*resetplan.Plan) bool) {
-	if !keep(u.plan) {
-		return
-	}
-	if err := planfile.ReplaceUndo(u.path, u.plan, time.Now()); err != nil {
-		fmt.Fprintf(s.Err, "warning: the undo plan %s also names what was not deleted (rewriting it failed: %v): apply it with --force, or edit it\n", u.path, err)
-		return
-	}
-	fmt.Fprintf(s.Err, "undo plan %s rewritten: it restores only what was deleted\n", u.path)
-}
 
 // run plans the delete (groupops.PlanDelete), then with --dry-run prints
 // the plan and stops; otherwise asks on a terminal unless --yes, writes the
 // undo plan (named on stderr) and returns it: the caller deletes.
-func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, format output.Format, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (u undoFile, stop bool, err error) {
+//
+// The answer is to what the question showed: after a yes, the groups are
+// read again, and when what goes changed meanwhile (an offset committed,
+// a partition or group gained or lost while the question was on screen)
+// the new table is shown and the question asked again, so that the undo
+// plan restores what is deleted. With --yes the one read right before the
+// write is the plan. Ctrl-C at the question ends the command (exit 130):
+// nothing is deleted and no undo plan is written.
+func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, format output.Format, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (u planfile.Undo, stop bool, err error) {
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
 		return u, true, err
@@ -87,30 +79,82 @@ func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, f
 		return u, true, nil
 	}
 	if !g.yes {
-		if err := doc.WriteTable(s.Err); err != nil {
+		if plan, err = confirmDelete(ctx, cl, s, plan, groups, specs); err != nil {
 			return u, true, err
 		}
-		fmt.Fprintf(s.Err, "delete this? an undo plan is written first [y/N] ")
-		answer, _ := bufio.NewReader(s.In).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			return u, true, errDeclined
-		}
 	}
-	path, err := writeUndo(plan)
-	if err != nil {
+	if u, err = planfile.WriteUndoOf(s.Err, plan); err != nil {
 		return u, true, err
 	}
-	fmt.Fprintf(s.Err, "undo plan written to %s: kcg apply %s re-commits the offsets deleted now\n", path, path)
-	return undoFile{plan: plan, path: path}, false, nil
+	return u, false, nil
 }
 
-// writeUndo writes the undo plan of a delete plan about to be applied
-// (planfile.WriteUndo) and returns its name. Nothing is deleted when it
-// fails.
-func writeUndo(plan *resetplan.Plan) (string, error) {
-	path, err := planfile.WriteUndo(plan, time.Now())
-	if err != nil {
-		return "", fmt.Errorf("writing the undo plan (nothing was deleted): %w", err)
+// confirmDelete shows plan on stderr and asks until the answer is to what
+// is deleted: it returns the plan read after the last yes, which showed no
+// change (errDeclined for anything but yes, ctx's error for Ctrl-C).
+func confirmDelete(ctx context.Context, cl *kafkaadmin.Client, s Streams, plan *resetplan.Plan, groups []string, specs []resetplan.TopicSpec) (*resetplan.Plan, error) {
+	in := bufio.NewReader(s.In)
+	for {
+		if err := (output.PlanDocument{Plan: plan}).WriteTable(s.Err); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(s.Err, "delete this? an undo plan is written first [y/N] ")
+		answer, err := readAnswer(ctx, in)
+		if err != nil {
+			// The line the question left open ends before "kcg: interrupted".
+			fmt.Fprintln(s.Err)
+			return nil, err
+		}
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			return nil, errDeclined
+		}
+		now, _, err := groupops.PlanDelete(ctx, cl, groups, plan.Strategy.Type, specs, app.CreatedBy())
+		if err != nil {
+			return nil, err
+		}
+		n := changedDeletes(plan, now)
+		if n == 0 {
+			return now, nil
+		}
+		fmt.Fprintf(s.Err, "what goes changed while the question was on screen (%s): nothing was deleted yet; now:\n", vocab.Count(n, "change"))
+		plan = now
 	}
-	return path, nil
+}
+
+// changedDeletes counts what differs between two delete plans of the same
+// groups in what is deleted: a group or partition gained or lost, a
+// committed offset (the one the undo plan restores) that moved. The log
+// bounds and group states may move without changing the delete.
+func changedDeletes(before, after *resetplan.Plan) int {
+	d := resetplan.Diff(before, after)
+	n := 0
+	for _, gc := range d.Groups {
+		if gc.Kind != resetplan.Changed {
+			n++
+		}
+	}
+	for _, pc := range d.Partitions {
+		if pc.Kind != resetplan.Changed || slices.Contains(pc.Fields, "current") {
+			n++
+		}
+	}
+	return n
+}
+
+// readAnswer reads one line of in, the answer to the question, unless ctx
+// ends first (Ctrl-C): then it returns ctx's error and leaves the read to
+// the process's exit.
+func readAnswer(ctx context.Context, in *bufio.Reader) (string, error) {
+	line := make(chan string, 1)
+	go func() {
+		a, _ := in.ReadString('\n')
+		line <- a
+	}()
+	select {
+	case a := <-line:
+		// A y typed after Ctrl-C is no answer: the command has ended.
+		return a, ctx.Err()
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }

@@ -26,11 +26,14 @@ func deleteOffsetsCommand(s Streams) *cli.Command {
 		Description: "Deletes the group's committed offsets of each --topic: T alone is every\n" +
 			"partition of T, T:0,2 the listed ones. Kafka allows it for a group without\n" +
 			"active members, and for topics an active group is not subscribed to. Exit 0\n" +
-			"when every offset was deleted, 1 when anything failed.\n\n" +
+			"when every offset was deleted, 1 when anything failed; 3 for a group the\n" +
+			"cluster does not have (nothing deleted).\n\n" +
 			"A delete plan applied at once ('kcg plan --delete-offsets' + 'kcg apply'):\n" +
 			"it first writes the undo plan, kcg-delete-offsets-undo-TIME.yaml in the\n" +
 			"current directory, named on stderr ('kcg apply' it to re-commit the offsets).\n" +
-			"On a terminal it shows what goes and asks; otherwise it needs --yes (exit 64\n" +
+			"On a terminal it shows what goes and asks, and after a yes reads again: if\n" +
+			"anything changed, it shows the new table and asks again. Ctrl-C at the\n" +
+			"question exits 130, nothing deleted. Otherwise it needs --yes (exit 64\n" +
 			"without). --dry-run prints what would go.",
 		Flags: append(append([]cli.Flag{
 			groupFlag(),
@@ -70,6 +73,9 @@ func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
 		return err
 	}
 	defer done()
+	if err := refuseMissing(ctx, cl, []string{o.group}, typoNothingDeleted); err != nil {
+		return err
+	}
 	undo, stop, err := o.gate.run(ctx, cl, s, o.format, []string{o.group}, resetplan.StrategyDeleteOffsets, o.topics)
 	if stop {
 		return err
@@ -78,7 +84,7 @@ func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
 	if err != nil {
 		return err
 	}
-	undo.narrow(s, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
+	undo.Narrow(s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	if r.GroupErr != nil {
 		fmt.Fprintf(s.Err, "kcg: group %s: %s; no offsets were deleted\n", r.Group, kafkaadmin.Meaning(r.GroupErr))
 	} else {

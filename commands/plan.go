@@ -367,6 +367,12 @@ func nothingHas(groups []string) string {
 // refuseMissingGroups refuses (exit 3) named groups the cluster does not
 // have: most often a typo, and apply would create the group.
 func refuseMissingGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) error {
+	return refuseMissing(ctx, cl, groups, "check the name, or give --allow-new-group to plan a new group on purpose; no plan was written")
+}
+
+// refuseMissing refuses (exit 3) named groups the cluster does not have,
+// each with the closest names it has, then tail.
+func refuseMissing(ctx context.Context, cl *kafkaadmin.Client, groups []string, tail string) error {
 	missing, existing, err := groupops.MissingGroups(ctx, cl, groups)
 	if err != nil || len(missing) == 0 {
 		return err
@@ -379,7 +385,7 @@ func refuseMissingGroups(ctx context.Context, cl *kafkaadmin.Client, groups []st
 		}
 		parts = append(parts, p)
 	}
-	return app.Refused(fmt.Errorf("%s; check the name, or give --allow-new-group to plan a new group on purpose; no plan was written", strings.Join(parts, "; ")))
+	return app.Refused(fmt.Errorf("%s; %s", strings.Join(parts, "; "), tail))
 }
 
 func planPartitions(p *resetplan.Plan) int {

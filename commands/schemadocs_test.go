@@ -159,14 +159,15 @@ func TestDocumentsMatchSchemas(t *testing.T) {
 	schematest.MustMatch(t, "OffsetResetPlan", string(data), true)
 
 	// Deletes: offsets (a partition, a topic that does not exist, an
-	// active group's), groups (one deleted, one that does not exist).
+	// active group's), groups (one deleted, one Kafka refuses: active; a
+	// group that does not exist is refused before the delete, exit 3).
 	check("OffsetDeleteResult", 0, "delete-offsets", "--yes", idle, "--topic", topic+":2")
 	check("OffsetDeleteResult", 1, "delete-offsets", "--yes", idle, "--topic", kafkatest.UniqueName(t, "nosuch"))
 	check("OffsetDeleteResult", 1, "delete-offsets", "--yes", kip848, "--topic", topic)
-	r = kcgOn(t, e, "delete", "--yes", spare, missing, "-o", "json").MustCode(t, 1)
+	r = kcgOn(t, e, "delete", "--yes", spare, kip848, "-o", "json").MustCode(t, 1)
 	schematest.MustMatch(t, "GroupDeleteResult", r.Stdout, false)
 	seen["GroupDeleteResult"]++
-	check("GroupDeleteResult", 1, "delete", "--yes", spare)
+	check("GroupDeleteResult", 1, "delete", "--yes", kip848)
 
 	for _, o := range []string{"json", "yaml"} {
 		schematest.MustMatch(t, "Version", kcg(t, "version", "-o", o).MustCode(t, 0).Stdout, o == "yaml")

@@ -227,7 +227,7 @@ func (d *dropIn) deleteGroups() error {
 	if err != nil {
 		return err
 	}
-	d.narrowUndo(undo, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, outcomes) })
+	undo.Narrow(d.s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedGroups(p, outcomes) })
 	var res []deleteOutcome
 	failed := false
 	for _, o := range outcomes {
@@ -252,47 +252,23 @@ func (d *dropIn) deleteGroups() error {
 
 // writeUndo is kcg's one addition to the Java tool's --delete and
 // --delete-offsets: before deleting, it plans the delete and writes the
-// plan's undo (planfile.WriteUndo, in the current directory), naming it on
-// stderr; stdout stays the Java tool's. Nothing is deleted when it fails.
-func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (undoFile, error) {
+// plan's undo (planfile.WriteUndoOf, in the current directory), naming it
+// on stderr; stdout stays the Java tool's. None is written when no
+// committed offset is deleted (a group that does not exist: Java's own
+// error on stdout). Nothing is deleted when it fails.
+func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (planfile.Undo, error) {
 	// kafka-consumer-groups deletes consumer groups only
 	// (kafka-share-groups' groups were checked by shareGroups).
 	if !d.share {
 		if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
-			return undoFile{}, err
+			return planfile.Undo{}, err
 		}
 	}
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
-		return undoFile{}, err
+		return planfile.Undo{}, err
 	}
-	path, err := planfile.WriteUndo(plan, time.Now())
-	if err != nil {
-		return undoFile{}, fmt.Errorf("writing the undo plan (nothing was deleted): %w", err)
-	}
-	fmt.Fprintf(d.s.Err, "undo plan written to %s: kcg apply %s re-commits the offsets deleted now\n", path, path)
-	return undoFile{plan: plan, path: path}, nil
-}
-
-// undoFile is the undo plan writeUndo wrote and the delete plan it undoes.
-type undoFile struct {
-	plan *resetplan.Plan
-	path string
-}
-
-// narrowUndo rewrites the undo plan without what Kafka refused to delete
-// (keep drops it; groupops.KeepDeletedGroups, KeepDeletedOffsets), as the
-// native shortcuts do: an undo plan naming offsets still there would be
-// refused as stale.
-func (d *dropIn) narrowUndo(u undoFile, keep func(*resetplan.Plan) bool) {
-	if !keep(u.plan) {
-		return
-	}
-	if err := planfile.ReplaceUndo(u.path, u.plan, time.Now()); err != nil {
-		fmt.Fprintf(d.s.Err, "warning: the undo plan %s also names what was not deleted (rewriting it failed: %v): apply it with --force, or edit it\n", u.path, err)
-		return
-	}
-	fmt.Fprintf(d.s.Err, "undo plan %s rewritten: it restores only what was deleted\n", u.path)
+	return planfile.WriteUndoOf(d.s.Err, plan)
 }
 
 // deleteOffsetsArgs are --delete-offsets' one group and its --topic
@@ -337,7 +313,7 @@ func (d *dropIn) deleteOffsets() error {
 	if err != nil {
 		return err
 	}
-	d.narrowUndo(undo, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
+	undo.Narrow(d.s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	out := deleteOffsetsOutcome{Group: group}
 	failed := r.GroupErr != nil
 	if r.GroupErr != nil {

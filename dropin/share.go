@@ -496,7 +496,7 @@ func (d *dropIn) shareDeleteOffsets() error {
 	if err != nil {
 		return err
 	}
-	d.narrowUndo(undo, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
+	undo.Narrow(d.s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	message := func(err error) string {
 		t := javaErrorText(err)
 		if _, m, ok := strings.Cut(t, "Exception: "); ok {
