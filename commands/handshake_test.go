@@ -45,6 +45,13 @@ func checkHandshakeLine(t *testing.T, args []string, want ...string) {
 // understands; it returns its address.
 func tlsListener(t *testing.T) string {
 	t.Helper()
+	return tlsServer(t, func(c net.Conn) { _, _ = io.Copy(io.Discard, c) })
+}
+
+// tlsServer is a TLS server that hands each connection to serve after the
+// handshake; it returns its address.
+func tlsServer(t *testing.T, serve func(c net.Conn)) string {
+	t.Helper()
 	cert, err := tls.LoadX509KeyPair("../connconfig/testdata/client-cert.pem", "../connconfig/testdata/client-key.pem")
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +60,13 @@ func tlsListener(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, ln, serve)
+}
+
+// serveOn accepts connections on ln until the test ends and hands each
+// to serve, for at most 30 s; it returns ln's address.
+func serveOn(t *testing.T, ln net.Listener, serve func(c net.Conn)) string {
+	t.Helper()
 	t.Cleanup(func() { _ = ln.Close() })
 	go func() {
 		for {
@@ -62,8 +76,8 @@ func tlsListener(t *testing.T) string {
 			}
 			go func() {
 				defer c.Close()
-				_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-				_, _ = io.Copy(io.Discard, c)
+				_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+				serve(c)
 			}()
 		}
 	}()

@@ -1,0 +1,216 @@
+package commands_test
+
+import (
+	"crypto/tls"
+	"encoding/pem"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// Issue 30 item 7: a port where something else answers — an HTTP service,
+// garbage, an absurd length, TLS where kcg speaks plaintext or the
+// reverse — fails at once with one line naming the address, exit 1; it
+// used to spin a core for the whole --timeout and then blame a slow
+// cluster.
+
+const (
+	notKafkaTimeout = 20 * time.Second // what the command is given
+	notKafkaWithin  = 5 * time.Second  // what it may take
+)
+
+// checkNotKafka runs kcg list with args and --timeout 20s and checks that
+// it ended within 5 s, exit 1, with one line holding each of want, and
+// that no goroutine went on burning CPU after it returned.
+func checkNotKafka(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	cpu0, cpuOK := cpuTime()
+	start := time.Now()
+	r := kcg(t, append([]string{"list", "--timeout", notKafkaTimeout.String()}, args...)...).MustCode(t, 1)
+	if d := time.Since(start); d > notKafkaWithin {
+		t.Errorf("took %v with --timeout %v: want a failure at once", d, notKafkaTimeout)
+	}
+	line, err := errLine(r.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(line, w) {
+			t.Errorf("stderr %q lacks %q", line, w)
+		}
+	}
+	for _, bad := range []string{"timed out", "raise --timeout", "cannot reach"} {
+		if strings.Contains(line, bad) {
+			t.Errorf("stderr %q says %q", line, bad)
+		}
+	}
+	// kafka-go decoding "HTTP" as the size of an ApiVersions answer loops
+	// over a billion array entries, seconds of CPU; the command and a
+	// second after it take a small part of one.
+	if cpuOK {
+		time.Sleep(time.Second)
+		cpu1, _ := cpuTime()
+		if used := cpu1 - cpu0; used > 2*time.Second {
+			t.Errorf("the process used %v of CPU in %v: something spins", used, time.Since(start))
+		}
+	}
+}
+
+// rawServer accepts connections on a local port and hands each to serve;
+// it returns the address.
+func rawServer(t *testing.T, serve func(c net.Conn)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serveOn(t, ln, serve)
+}
+
+// readRequest reads (part of) what kcg sent, as a server that answers
+// after the request would.
+func readRequest(c net.Conn) {
+	var b [64]byte
+	_, _ = c.Read(b[:])
+}
+
+// badRequest is what an HTTP server such as nginx answers to bytes that
+// are no HTTP request, at once (Go's net/http waits for a line end).
+const badRequest = "HTTP/1.1 400 Bad Request\r\nServer: nginx\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+func httpService(c net.Conn) {
+	readRequest(c)
+	_, _ = io.WriteString(c, badRequest)
+}
+
+func TestNotKafkaHTTP(t *testing.T) {
+	addr := rawServer(t, httpService)
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: "+addr+` does not speak the Kafka protocol (it answered "HTTP/1.1 400 Bad Request"`)
+}
+
+// A service that greets first (SSH, SMTP) and is never asked anything.
+func TestNotKafkaGreeting(t *testing.T) {
+	addr := rawServer(t, func(c net.Conn) {
+		_, _ = io.WriteString(c, "SSH-2.0-OpenSSH_9.6\r\n")
+		_, _ = io.Copy(io.Discard, c)
+	})
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: "+addr+` does not speak the Kafka protocol (it answered "SSH-2.0-OpenSSH_9.6"`)
+}
+
+func TestNotKafkaGarbageThenClose(t *testing.T) {
+	addr := rawServer(t, func(c net.Conn) {
+		readRequest(c)
+		_, _ = c.Write([]byte{0, 0, 1})
+	})
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: "+addr+` does not speak the Kafka protocol (it answered "\x00\x00\x01" and closed the connection`)
+}
+
+// An absurd length and the connection left open: kcg must not wait for
+// two gigabytes.
+func TestNotKafkaAbsurdLength(t *testing.T) {
+	addr := rawServer(t, func(c net.Conn) {
+		readRequest(c)
+		_, _ = c.Write([]byte{0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1})
+		_, _ = io.Copy(io.Discard, c)
+	})
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: "+addr+` does not speak the Kafka protocol (it answered "\x7f\xff\xff\xff\x00\x00\x00\x01"`)
+}
+
+// A plausible size but not the correlation id kcg sent.
+func TestNotKafkaWrongCorrelation(t *testing.T) {
+	addr := rawServer(t, func(c net.Conn) {
+		readRequest(c)
+		_, _ = c.Write([]byte{0, 0, 0, 8, 0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0})
+		_, _ = io.Copy(io.Discard, c)
+	})
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: "+addr+` does not speak the Kafka protocol (it answered "\x00\x00\x00\x08\xde\xad\xbe\xef"…`)
+}
+
+// TLS where kcg speaks plaintext: an HTTPS server is recognised as TLS
+// (the probe of docs/connecting.md), at once.
+func TestNotKafkaHTTPSWithoutTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	t.Cleanup(srv.Close)
+	addr := strings.TrimPrefix(srv.URL, "https://")
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: cannot talk to Kafka at "+addr+": the handshake failed (the listener answered with TLS", "try --security-protocol SSL")
+}
+
+// Over TLS, HTTP inside it.
+func TestNotKafkaHTTPSWithTLS(t *testing.T) {
+	addr := tlsServer(t, httpService)
+	checkNotKafka(t, []string{"--bootstrap-server", addr, "--security-protocol", "SSL", "--tls-insecure-skip-verify"},
+		"kcg: "+addr+` does not speak the Kafka protocol over TLS (it answered "HTTP/1.1 400 Bad Request"`)
+}
+
+// TLS against a plaintext service that answers the handshake with HTTP.
+func TestNotKafkaHTTPWithTLS(t *testing.T) {
+	addr := rawServer(t, httpService)
+	checkNotKafka(t, []string{"--bootstrap-server", addr, "--security-protocol", "SSL"},
+		"kcg: "+addr+` speaks neither TLS nor the Kafka protocol (it answered "HTTP/1.1 400 Bad Request" to the TLS handshake`)
+}
+
+// A TLS listener that answers plaintext with a TLS alert and nothing
+// else, as Kafka's SSL listener does, and cannot be probed further.
+func TestNotKafkaTLSAlert(t *testing.T) {
+	addr := rawServer(t, func(c net.Conn) {
+		readRequest(c)
+		_, _ = c.Write([]byte{0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x0a}) // fatal unexpected_message
+	})
+	checkNotKafka(t, []string{"--bootstrap-server", addr},
+		"kcg: "+addr+" is a TLS listener", "try --security-protocol SSL")
+}
+
+// The real broker's plaintext listener with TLS: within 5 s of a 20 s
+// --timeout. kfake reads the ClientHello as the start of a 369 MB request
+// and waits for the rest.
+func TestNotKafkaTLSToPlaintextBroker(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	e.RequireReal(t, "kfake reads a TLS ClientHello as a 369 MB request and waits for the rest")
+	addr := os.Getenv(kafkatest.EnvBootstrap)
+	checkNotKafka(t, []string{"--bootstrap-server", addr, "--security-protocol", "SSL"},
+		"kcg: cannot talk to Kafka at "+addr+": the TLS handshake failed (the listener answered in plaintext", "try --security-protocol PLAINTEXT")
+}
+
+// kcg does TLS in its own dialer now (under the check of the first
+// answer): a TLS listener that speaks Kafka still works, the broker's
+// name is still verified, and SASL still runs over TLS.
+func TestNotKafkaCheckKeepsTLS(t *testing.T) {
+	// httptest's certificate: self-signed, for 127.0.0.1 and example.com.
+	https := httptest.NewUnstartedServer(nil)
+	https.StartTLS()
+	https.Close()
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: https.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const pw = "scram-Secret-pw"
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(&tls.Config{Certificates: https.TLS.Certificates}),
+		kfake.EnableSASL(), kfake.Superuser("SCRAM-SHA-512", "alice", pw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	addr := c.ListenAddrs()[0]
+	sasl := []string{"--sasl-mechanism", "SCRAM-SHA-512", "--sasl-username", "alice", "--sasl-password", pw}
+	kcg(t, append([]string{"list", "--bootstrap-server", addr, "--security-protocol", "SASL_SSL", "--tls-ca-file", caFile, "--timeout", "10s"}, sasl...)...).MustCode(t, 0)
+	kcg(t, append([]string{"list", "--bootstrap-server", addr, "--security-protocol", "SASL_SSL", "--tls-ca-file", caFile, "--tls-server-name", "example.com", "--timeout", "10s"}, sasl...)...).MustCode(t, 0)
+	r := kcg(t, append([]string{"list", "--bootstrap-server", addr, "--security-protocol", "SASL_SSL", "--tls-ca-file", caFile, "--tls-server-name", "kafka.invalid", "--timeout", "10s"}, sasl...)...).MustCode(t, 1)
+	if !strings.Contains(r.Stderr, "certificate is valid for") || !strings.Contains(r.Stderr, "kafka.invalid") {
+		t.Errorf("a certificate for another name: stderr %q", r.Stderr)
+	}
+}
