@@ -47,6 +47,9 @@ type Client struct {
 	// metadataReuse.
 	clusterAt time.Time
 	topics    map[string]topicEntry
+	// plaintext holds the addresses found to leave a TLS handshake
+	// unanswered and speak Kafka in plaintext (wire.go).
+	plaintext map[string]*HandshakeError
 }
 
 type topicEntry struct {

@@ -103,29 +103,91 @@ func looksLikeTLS(b []byte) bool {
 	return len(b) >= 2 && (b[0] == 0x15 || b[0] == 0x16) && b[1] == 3
 }
 
-// dial is the Transport's dialer: TCP, TLS when configured (kafka-go's
-// own TLS is left unset so that the check below sees the bytes inside
-// it), and a kafkaConn that checks the first answer.
+// tlsStall is how long a TLS handshake may go unanswered before kcg asks
+// the address, in plaintext, whether it is a Kafka listener without TLS.
+// Kafka closes the connection on a ClientHello (a 369 MB request), but a
+// listener that allows larger requests waits for the rest of it, and the
+// command would wait for its --timeout.
+const tlsStall = time.Second
+
+// errTLSUnanswered is the first exchange's error when a plaintext listener
+// left the TLS handshake unanswered.
+var errTLSUnanswered = errors.New("the TLS handshake went unanswered")
+
+// dial is the Transport's dialer: TCP, the TLS handshake when configured
+// (kafka-go's own TLS is left unset so that the check below sees the bytes
+// inside it), and a kafkaConn that checks the first answer.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	d := net.Dialer{Timeout: 3 * time.Second} // kafka-go's default dialer
 	conn, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	kc := &kafkaConn{Conn: conn, tcp: conn, addr: addr}
-	if c.cfg.TLS != nil {
-		cfg := c.cfg.TLS
-		if cfg.ServerName == "" {
-			host, _, _ := net.SplitHostPort(addr)
-			cfg = cfg.Clone()
-			cfg.ServerName = host
-		}
-		// The handshake runs at the first write, as kafka-go's would,
-		// within its deadline.
-		kc.rec = &recordConn{Conn: conn}
-		kc.Conn, kc.tls = tls.Client(kc.rec, cfg), true
+	kc := &kafkaConn{Conn: conn, addr: addr}
+	if c.cfg.TLS == nil {
+		return kc, nil
 	}
+	cfg := c.cfg.TLS
+	if cfg.ServerName == "" {
+		host, _, _ := net.SplitHostPort(addr)
+		cfg = cfg.Clone()
+		cfg.ServerName = host
+	}
+	rec := &recordConn{Conn: conn}
+	tc := tls.Client(rec, cfg)
+	if err := c.handshake(ctx, tc, addr); err != nil {
+		var rh tls.RecordHeaderError
+		if errors.As(err, &rh) && !looksLikeTLS(rh.RecordHeader[:]) {
+			// The handshake was answered with something else.
+			err = &NotKafkaError{Addr: addr, Answer: peek(conn, rec.got), Handshake: true}
+		}
+		_ = conn.Close()
+		return nil, err
+	}
+	kc.Conn, kc.tls = tc, true
 	return kc, nil
+}
+
+// handshake runs tc's TLS handshake with addr. When the listener has not
+// answered it within tlsStall, the probe of handshake.go asks whether it
+// speaks Kafka in plaintext; if so, the handshake ends there with a
+// *HandshakeError.
+func (c *Client) handshake(ctx context.Context, tc *tls.Conn, addr string) error {
+	c.mu.Lock()
+	he := c.plaintext[addr]
+	c.mu.Unlock()
+	if he != nil {
+		// kafka-go dials again for the request after its own metadata
+		// request failed: the verdict is kept for that dial.
+		return he
+	}
+	done := make(chan error, 1)
+	go func() { done <- tc.HandshakeContext(ctx) }()
+	stall := time.NewTimer(tlsStall)
+	defer stall.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-stall.C:
+	}
+	pctx, cancel := context.WithTimeout(ctx, handshakeProbeTimeout)
+	l, ok := c.probeListener(pctx, addr)
+	cancel()
+	if ok && !l.tls {
+		he = c.mismatch(addr, l, errTLSUnanswered)
+	}
+	if he == nil {
+		return <-done
+	}
+	c.mu.Lock()
+	if c.plaintext == nil {
+		c.plaintext = map[string]*HandshakeError{}
+	}
+	c.plaintext[addr] = he
+	c.mu.Unlock()
+	_ = tc.Close()
+	<-done
+	return he
 }
 
 // kafkaConn checks the first eight bytes answered on a connection, the
@@ -134,8 +196,6 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 // passes everything through.
 type kafkaConn struct {
 	net.Conn
-	tcp  net.Conn    // the TCP connection
-	rec  *recordConn // under TLS: what the TLS handshake read
 	addr string
 	tls  bool
 
@@ -148,13 +208,7 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 	if len(k.req) < 12 {
 		k.req = append(k.req, p[:min(len(p), 12-len(k.req))]...)
 	}
-	n, err := k.Conn.Write(p)
-	var rh tls.RecordHeaderError
-	if err != nil && k.tls && errors.As(err, &rh) && !looksLikeTLS(rh.RecordHeader[:]) {
-		// The TLS handshake was answered with something else.
-		return n, &NotKafkaError{Addr: k.addr, Answer: k.peek(k.tcp, k.rec.got), Handshake: true}
-	}
-	return n, err
+	return k.Conn.Write(p)
 }
 
 func (k *kafkaConn) Read(p []byte) (int, error) {
@@ -214,7 +268,7 @@ func (r *recordConn) Read(p []byte) (int, error) {
 func (k *kafkaConn) notKafka(got []byte, closed bool) error {
 	answer := got
 	if !closed {
-		answer = k.peek(k.Conn, got)
+		answer = peek(k.Conn, got)
 	}
 	_ = k.Conn.Close()
 	return &NotKafkaError{Addr: k.addr, Answer: answer, Closed: closed, TLS: k.tls}
@@ -223,7 +277,7 @@ func (k *kafkaConn) notKafka(got []byte, closed bool) error {
 // peek returns got followed by what conn answered after it within
 // answerPeekWait, at most answerPeek bytes in all: the rest of the
 // answer's first line, for the message.
-func (k *kafkaConn) peek(conn net.Conn, got []byte) []byte {
+func peek(conn net.Conn, got []byte) []byte {
 	b := make([]byte, answerPeek)
 	n := copy(b, got)
 	_ = conn.SetReadDeadline(time.Now().Add(answerPeekWait))
