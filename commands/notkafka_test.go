@@ -94,52 +94,51 @@ func httpService(c net.Conn) {
 	_, _ = io.WriteString(c, badRequest)
 }
 
-func TestNotKafkaHTTP(t *testing.T) {
-	addr := rawServer(t, httpService)
-	checkNotKafka(t, []string{"--bootstrap-server", addr},
-		"kcg: "+addr+` does not speak the Kafka protocol (it answered "HTTP/1.1 400 Bad Request"`)
-}
-
-// A service that greets first (SSH, SMTP) and is never asked anything.
-func TestNotKafkaGreeting(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
-		_, _ = io.WriteString(c, "SSH-2.0-OpenSSH_9.6\r\n")
-		_, _ = io.Copy(io.Discard, c)
-	})
-	checkNotKafka(t, []string{"--bootstrap-server", addr},
-		"kcg: "+addr+` does not speak the Kafka protocol (it answered "SSH-2.0-OpenSSH_9.6"`)
-}
-
-func TestNotKafkaGarbageThenClose(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
+// answerAfterRequest serves a connection as a service that reads the
+// request and answers b, then closes or, with open, waits for more.
+func answerAfterRequest(b []byte, open bool) func(net.Conn) {
+	return func(c net.Conn) {
 		readRequest(c)
-		_, _ = c.Write([]byte{0, 0, 1})
-	})
-	checkNotKafka(t, []string{"--bootstrap-server", addr},
-		"kcg: "+addr+` does not speak the Kafka protocol (it answered "\x00\x00\x01" and closed the connection`)
+		_, _ = c.Write(b)
+		if open {
+			_, _ = io.Copy(io.Discard, c)
+		}
+	}
 }
 
-// An absurd length and the connection left open: kcg must not wait for
-// two gigabytes.
-func TestNotKafkaAbsurdLength(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
-		readRequest(c)
-		_, _ = c.Write([]byte{0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1})
-		_, _ = io.Copy(io.Discard, c)
-	})
-	checkNotKafka(t, []string{"--bootstrap-server", addr},
-		"kcg: "+addr+` does not speak the Kafka protocol (it answered "\x7f\xff\xff\xff\x00\x00\x00\x01"`)
-}
-
-// A plausible size but not the correlation id kcg sent.
-func TestNotKafkaWrongCorrelation(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
-		readRequest(c)
-		_, _ = c.Write([]byte{0, 0, 0, 8, 0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0})
-		_, _ = io.Copy(io.Discard, c)
-	})
-	checkNotKafka(t, []string{"--bootstrap-server", addr},
-		"kcg: "+addr+` does not speak the Kafka protocol (it answered "\x00\x00\x00\x08\xde\xad\xbe\xef"…`)
+// Plaintext answers that are no Kafka: each line names the address and
+// quotes the answer.
+func TestNotKafkaAnswers(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		serve func(net.Conn)
+		want  string // after "kcg: ADDR "
+	}{
+		{"http", httpService, `does not speak the Kafka protocol (it answered "HTTP/1.1 400 Bad Request"`},
+		// A service that greets first (SSH, SMTP), before any request.
+		{"greeting", func(c net.Conn) {
+			_, _ = io.WriteString(c, "SSH-2.0-OpenSSH_9.6\r\n")
+			_, _ = io.Copy(io.Discard, c)
+		}, `does not speak the Kafka protocol (it answered "SSH-2.0-OpenSSH_9.6"`},
+		{"garbage then close", answerAfterRequest([]byte{0, 0, 1}, false),
+			`does not speak the Kafka protocol (it answered "\x00\x00\x01" and closed the connection`},
+		// An absurd length, the connection left open: not a wait for 2 GB.
+		{"absurd length", answerAfterRequest([]byte{0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, true),
+			`does not speak the Kafka protocol (it answered "\x7f\xff\xff\xff\x00\x00\x00\x01"`},
+		// A plausible size but not the correlation id kcg sent.
+		{"wrong correlation id", answerAfterRequest([]byte{0, 0, 0, 8, 0xde, 0xad, 0xbe, 0xef, 0, 0, 0, 0}, true),
+			`does not speak the Kafka protocol (it answered "\x00\x00\x00\x08\xde\xad\xbe\xef"…`},
+		// A TLS listener that answers plaintext with a TLS alert (fatal
+		// unexpected_message) and nothing else, and so cannot be probed
+		// further.
+		{"TLS alert", answerAfterRequest([]byte{0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x0a}, false),
+			"is a TLS listener: it answered a TLS record to plaintext; try --security-protocol SSL"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			addr := rawServer(t, c.serve)
+			checkNotKafka(t, []string{"--bootstrap-server", addr}, "kcg: "+addr+" "+c.want)
+		})
+	}
 }
 
 // TLS where kcg speaks plaintext: an HTTPS server is recognised as TLS
@@ -164,17 +163,6 @@ func TestNotKafkaHTTPWithTLS(t *testing.T) {
 	addr := rawServer(t, httpService)
 	checkNotKafka(t, []string{"--bootstrap-server", addr, "--security-protocol", "SSL"},
 		"kcg: "+addr+` speaks neither TLS nor the Kafka protocol (it answered "HTTP/1.1 400 Bad Request" to the TLS handshake`)
-}
-
-// A TLS listener that answers plaintext with a TLS alert and nothing
-// else, as Kafka's SSL listener does, and cannot be probed further.
-func TestNotKafkaTLSAlert(t *testing.T) {
-	addr := rawServer(t, func(c net.Conn) {
-		readRequest(c)
-		_, _ = c.Write([]byte{0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x0a}) // fatal unexpected_message
-	})
-	checkNotKafka(t, []string{"--bootstrap-server", addr},
-		"kcg: "+addr+" is a TLS listener", "try --security-protocol SSL")
 }
 
 // A plaintext Kafka listener with TLS: within 5 s of a 20 s --timeout.
