@@ -47,8 +47,9 @@ type Client struct {
 	// metadataReuse.
 	clusterAt time.Time
 	topics    map[string]topicEntry
-	// plaintext holds the addresses found to leave a TLS handshake
-	// unanswered and speak Kafka in plaintext (wire.go).
+	// plaintext holds the addresses just found to leave a TLS handshake
+	// unanswered and speak Kafka in plaintext, for the next dial
+	// (wire.go).
 	plaintext map[string]*HandshakeError
 }
 

@@ -155,10 +155,12 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 func (c *Client) handshake(ctx context.Context, tc *tls.Conn, addr string) error {
 	c.mu.Lock()
 	he := c.plaintext[addr]
+	delete(c.plaintext, addr)
 	c.mu.Unlock()
 	if he != nil {
 		// kafka-go dials again for the request after its own metadata
-		// request failed: the verdict is kept for that dial.
+		// request failed: the verdict is kept for that one dial (kcg
+		// watch probes again next round).
 		return he
 	}
 	done := make(chan error, 1)
