@@ -3,7 +3,6 @@ package kafkaadmin
 import (
 	"context"
 	"crypto/tls"
-	"encoding/binary"
 	"io"
 	"net"
 	"sync"
@@ -126,7 +125,7 @@ func (c *Client) probe(ctx context.Context, addr string) error {
 	if _, err := io.ReadFull(conn, hdr[:]); err != nil {
 		return err
 	}
-	if n := binary.BigEndian.Uint32(hdr[:]); n < 4 || n > 1<<20 || binary.BigEndian.Uint32(hdr[4:]) != corr {
+	if !plausibleFirstFrame(hdr[:], corr) {
 		return io.ErrUnexpectedEOF
 	}
 	return nil

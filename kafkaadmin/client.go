@@ -47,6 +47,10 @@ type Client struct {
 	// metadataReuse.
 	clusterAt time.Time
 	topics    map[string]topicEntry
+	// plaintext holds the addresses just found to leave a TLS handshake
+	// unanswered and speak Kafka in plaintext, for the next dial
+	// (wire.go).
+	plaintext map[string]*HandshakeError
 }
 
 type topicEntry struct {
@@ -81,18 +85,21 @@ func New(cfg connconfig.Config) (*Client, error) {
 		// thousands of topics, megabytes that nothing read.
 		MetadataTopics: []string{},
 		ClientID:       clientID,
-		TLS:            cfg.TLS,
-		SASL:           cfg.SASL,
-		Context:        ctx,
+		// TLS is left to dial, which wraps kafka-go's connections to
+		// check their first answer (wire.go).
+		SASL:    cfg.SASL,
+		Context: ctx,
 	}
-	return &Client{
+	c := &Client{
 		cfg:       cfg,
 		addr:      kafka.TCP(cfg.Bootstrap...),
 		transport: tr,
 		cancel:    cancel,
 		sem:       make(chan struct{}, maxInFlight),
 		coords:    map[string]int32{},
-	}, nil
+	}
+	tr.Dial = c.dial
+	return c, nil
 }
 
 // Close releases the client's connections and background goroutines.
@@ -266,6 +273,10 @@ func (c *Client) ctxErr(ctx context.Context) error {
 // networkErr names the cluster in dial errors so the operator sees which
 // address did not answer.
 func (c *Client) networkErr(err error) error {
+	var nk *NotKafkaError
+	if errors.As(err, &nk) {
+		return nk
+	}
 	var me *connconfig.MechanismError
 	if errors.As(err, &me) {
 		return &AuthError{Bootstrap: c.Bootstrap(), Err: err}

@@ -2,8 +2,12 @@
 // sends, and what their answers mean.
 //
 // segmentio/kafka-go carries every byte on the network: its Transport
-// dials, does TLS, SASL and ApiVersions, pools connections and routes a
-// request to a broker by id. Every request itself is encoded and decoded
+// does SASL and ApiVersions, pools connections and routes a request to a
+// broker by id. It dials through kcg's dialer (wire.go), which does the
+// TLS handshake and checks the first answer on every connection, so that
+// an address where something else than Kafka answers fails at once
+// (*NotKafkaError) instead of kafka-go decoding its bytes until
+// --timeout. Every request itself is encoded and decoded
 // here with franz-go's kmsg codec and handed to the Transport through its
 // RawExchanger hook (client.go: rawRequest, roundTrip); kafka-go's own
 // request types and high-level calls are not used, only its error codes

@@ -51,7 +51,8 @@ func (e *HandshakeError) Unwrap() error { return e.Err }
 // addresses are unreachable, whatever they speak.
 func handshakeSuspect(err error) bool {
 	var rh tls.RecordHeaderError
-	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+	var nk *NotKafkaError
+	return errors.As(err, &nk) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.EPIPE) || errors.As(err, &rh) || errors.Is(err, kafka.IllegalSASLState) ||
 		strings.Contains(err.Error(), "malformed response size")
 }
@@ -224,11 +225,10 @@ func (c *Client) probeExchange(conn net.Conn, req kmsg.Request, corr int32) (kms
 	if _, err := io.ReadFull(conn, hdr[:]); err != nil {
 		return nil, err
 	}
-	n := binary.BigEndian.Uint32(hdr[:])
-	if n < 4 || n > 1<<20 || int32(binary.BigEndian.Uint32(hdr[4:])) != corr {
+	if !plausibleFirstFrame(hdr[:], corr) {
 		return nil, io.ErrUnexpectedEOF
 	}
-	body := make([]byte, n-4)
+	body := make([]byte, binary.BigEndian.Uint32(hdr[:])-4)
 	if _, err := io.ReadFull(conn, body); err != nil {
 		return nil, err
 	}

@@ -29,6 +29,9 @@ func TestHandshakeSuspect(t *testing.T) {
 		{tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}, true},
 		{kafka.IllegalSASLState, true},
 		{errors.New("malformed response size 352518912 for Metadata"), true},
+		// An answer that is no Kafka may be a listener of another
+		// security protocol: the probe has its say first.
+		{fmt.Errorf("connect: %w", &NotKafkaError{Addr: "h:9093", Answer: []byte{0x15, 3, 3, 0, 2}}), true},
 		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, false},
 		{context.DeadlineExceeded, false},
 		{kafka.SASLAuthenticationFailed, false},
