@@ -67,16 +67,7 @@ func TestWatchKeepingPaceHasNoETA(t *testing.T) {
 	run := func(t *testing.T, count int, format string, sample func(line string) bool) (stderr string) {
 		var errb strings.Builder
 		cmd := exec.Command(bin, "watch", group, "--bootstrap-server", e.Bootstrap, "--interval", "1s", "--count", strconv.Itoa(count), "-o", format)
-		cmd.Stderr = &errb
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill() })
-		sc := bufio.NewScanner(out)
+		sc := bufio.NewScanner(startPiped(t, cmd, &errb))
 		sc.Buffer(nil, 1<<20)
 		n := 0
 		for sc.Scan() {
