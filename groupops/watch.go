@@ -94,8 +94,11 @@ type PartitionWatch struct {
 	ConsumeRate, ProduceRate *float64 // records/s since the previous sample
 	ETASeconds               *float64
 	Status                   string
-	// consumed and produced are the records committed and written since
-	// the previous sample, d before it; rated when both are known.
+}
+
+// counts are the records a partition committed and received since the
+// previous sample, d before it; rated when both are known.
+type counts struct {
 	consumed, produced wide
 	d                  time.Duration
 	rated              bool
@@ -181,7 +184,8 @@ func (w *Watcher) AddWithShare(s *Snapshot, share *ShareSnapshot, now time.Time)
 			if c, ok := g.Offsets[tp]; ok {
 				p.committed, p.known = c.Offset, p.known|hasCommitted
 				if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
-					p.timeLag = &tl // only a found one escapes, not every lookup
+					v := tl // only a found one escapes, not every lookup
+					p.timeLag = &v
 				}
 			}
 			return p
@@ -262,12 +266,12 @@ func (w *Watcher) addGroup(gw *GroupWatch, tps []TopicPartition, active, exists 
 	vals := newWatchValues(len(tps))
 	gw.Partitions = make([]PartitionWatch, 0, len(tps))
 	for _, tp := range tps {
-		p := w.addPartition(name, tp, in(tp), active, at, &vals)
-		if p.rated {
+		p, n := w.addPartition(name, tp, in(tp), active, at, &vals)
+		if n.rated {
 			// Every partition with rates has the same d: a partition is
 			// forgotten as soon as a sample lacks it (forget), so its
 			// previous point is the previous sample's.
-			consumed, produced, d, rated = consumed.add(p.consumed), produced.add(p.produced), p.d, true
+			consumed, produced, d, rated = consumed.add(n.consumed), produced.add(n.produced), n.d, true
 		}
 		if p.Lag != nil {
 			total, anyLag = total.add(wideOf(*p.Lag)), true
@@ -306,9 +310,9 @@ func (w *Watcher) addGroup(gw *GroupWatch, tps []TopicPartition, active, exists 
 
 // addPartition pushes the point of partition tp of group, as in gives it
 // at at, onto its window and returns it with its rates since the previous
-// sample, its ETA and its status.
-func (w *Watcher) addPartition(group string, tp TopicPartition, in partitionIn, active bool, at time.Duration, vals *watchValues) PartitionWatch {
-	p := PartitionWatch{TP: tp, TimeLag: in.timeLag}
+// sample, its ETA and its status, and the counts of those rates.
+func (w *Watcher) addPartition(group string, tp TopicPartition, in partitionIn, active bool, at time.Duration, vals *watchValues) (p PartitionWatch, n counts) {
+	p = PartitionWatch{TP: tp, TimeLag: in.timeLag}
 	cur := point{at: at, committed: in.committed, end: in.end, lag: in.lag, known: in.known}
 	if !in.lagGiven {
 		cur.known &^= hasLag
@@ -340,26 +344,26 @@ func (w *Watcher) addPartition(group string, tp TopicPartition, in partitionIn, 
 	h := win.pts[:win.n]
 	if len(h) >= 2 {
 		prev := h[len(h)-2]
-		if p.d = cur.at - prev.at; p.d > 0 {
+		if n.d = cur.at - prev.at; n.d > 0 {
 			if prev.known&cur.known&hasCommitted != 0 {
-				p.consumed = diff(prev.committed, cur.committed)
-				p.ConsumeRate = vals.float(perSecond(p.consumed, p.d))
+				n.consumed = diff(prev.committed, cur.committed)
+				p.ConsumeRate = vals.float(perSecond(n.consumed, n.d))
 			}
 			if prev.known&cur.known&hasEnd != 0 {
-				p.produced = diff(prev.end, cur.end)
-				p.ProduceRate = vals.float(perSecond(p.produced, p.d))
+				n.produced = diff(prev.end, cur.end)
+				p.ProduceRate = vals.float(perSecond(n.produced, n.d))
 			}
-			p.rated = p.ConsumeRate != nil && p.ProduceRate != nil
+			n.rated = p.ConsumeRate != nil && p.ProduceRate != nil
 		}
 	}
-	if e, ok := etaOf(p.Lag, p.consumed, p.produced, p.rated, p.d); ok {
+	if e, ok := etaOf(p.Lag, n.consumed, n.produced, n.rated, n.d); ok {
 		p.ETASeconds = vals.float(e)
 	}
 	p.Status = status(h, active)
 	if atRisk(p) && StatusRank(p.Status) < StatusRank(StatusAtRisk) {
 		p.Status = StatusAtRisk
 	}
-	return p
+	return p, n
 }
 
 // atRisk reports whether p will not catch up before retention may delete
