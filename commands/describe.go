@@ -148,12 +148,7 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	}
 	typed := sc.typed
 	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true}
-	var snap *groupops.Snapshot
-	if sc.read {
-		snap, err = groupops.DescribeRead(ctx, cl, sc.gs, do)
-	} else {
-		snap, err = groupops.Describe(ctx, cl, typed.Committed(), do)
-	}
+	snap, err := describeScoped(ctx, cl, sc, do)
 	if err != nil {
 		return err
 	}
@@ -216,6 +211,15 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 		return app.Silent(app.ExitBreach)
 	}
 	return nil
+}
+
+// describeScoped reads what describe shows of sc's consumer and streams
+// groups: from what classifying named groups read of them, or anew.
+func describeScoped(ctx context.Context, cl *kafkaadmin.Client, sc scoped, do groupops.DescribeOptions) (*groupops.Snapshot, error) {
+	if sc.read {
+		return groupops.DescribeRead(ctx, cl, sc.gs, do)
+	}
+	return groupops.Describe(ctx, cl, sc.typed.Committed(), do)
 }
 
 // describeShareGroups reads the share groups of a describe (the

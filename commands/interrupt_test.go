@@ -19,15 +19,7 @@ import (
 // background. stderr goes to errb.
 func startUntilLine(t *testing.T, cmd *exec.Cmd, errb *strings.Builder) string {
 	t.Helper()
-	cmd.Stderr = errb
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	out := startPiped(t, cmd, errb)
 	lines := make(chan string, 1)
 	go func() {
 		r := bufio.NewReader(out)
@@ -45,6 +37,22 @@ func startUntilLine(t *testing.T, cmd *exec.Cmd, errb *strings.Builder) string {
 		t.Fatalf("%s printed no line in 30s; stderr %q", cmd.Args, errb.String())
 	}
 	return ""
+}
+
+// startPiped starts cmd, its stderr going to errb, and returns its stdout;
+// the process is killed when the test ends.
+func startPiped(t *testing.T, cmd *exec.Cmd, errb *strings.Builder) io.Reader {
+	t.Helper()
+	cmd.Stderr = errb
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return out
 }
 
 // interruptAndWait sends SIGINT and returns the exit code (failing the

@@ -96,9 +96,20 @@ type PartitionWatch struct {
 	Status                   string
 }
 
-// GroupWatch is one group in a sample.
+// counts are the records a partition committed and received since the
+// previous sample, d before it; rated when both are known.
+type counts struct {
+	consumed, produced wide
+	d                  time.Duration
+	rated              bool
+}
+
+// GroupWatch is one group in a sample: a consumer or streams group
+// (Group), or a share group (Share, whose start offsets are watched as
+// committed offsets and whose lag is the broker's, as describe shows it).
 type GroupWatch struct {
 	Group                    Group
+	Share                    *ShareGroup
 	TotalLag                 *int64
 	ConsumeRate, ProduceRate *float64
 	ETASeconds               *float64
@@ -107,23 +118,117 @@ type GroupWatch struct {
 	Partitions               []PartitionWatch
 }
 
+// Name is the group's id.
+func (g GroupWatch) Name() string {
+	if g.Share != nil {
+		return g.Share.Name()
+	}
+	return g.Group.Name()
+}
+
+// State is the group's state; exists is false for a group the cluster
+// does not have.
+func (g GroupWatch) State() (state string, exists bool) {
+	if g.Share != nil {
+		return g.Share.Desc.State, g.Share.Exists()
+	}
+	return g.Group.Desc.State, g.Group.Desc.Exists
+}
+
+// Members is the number of the group's members.
+func (g GroupWatch) Members() int {
+	if g.Share != nil {
+		return len(g.Share.Desc.Members)
+	}
+	return len(g.Group.Desc.Members)
+}
+
+// Err is why the group could not be read, nil when it was.
+func (g GroupWatch) Err() error {
+	if g.Share != nil {
+		return g.Share.Err
+	}
+	return g.Group.Err
+}
+
 // Add records s, taken at now, and returns every group of it, in s's
 // order.
 func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
+	return w.AddWithShare(s, nil, now)
+}
+
+// AddWithShare records a sample of consumer and streams groups (s) and of
+// share groups (share, nil when none are watched), both taken at now, and
+// returns every group of it: s's in its order, then share's.
+func (w *Watcher) AddWithShare(s *Snapshot, share *ShareSnapshot, now time.Time) []GroupWatch {
 	if w.samples == 0 {
 		w.start = now
 	}
 	w.samples++
 	at := now.Sub(w.start)
-	out := make([]GroupWatch, 0, len(s.Groups))
-	seenGroups := make(map[string]bool, len(s.Groups))
+	n := len(s.Groups)
+	if share != nil {
+		n += len(share.Groups)
+	}
+	out := make([]GroupWatch, 0, n)
+	seenGroups := make(map[string]bool, n)
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		seenGroups[g.Name()] = true
-		out = append(out, w.addGroup(s, g, at))
+		gw := GroupWatch{Group: *g}
+		in := func(tp TopicPartition) partitionIn {
+			var p partitionIn
+			if e := s.Bounds[tp].LagEnd(s.ReadCommitted); e != nil {
+				p.end, p.known = *e, hasEnd
+			}
+			if c, ok := g.Offsets[tp]; ok {
+				p.committed, p.known = c.Offset, p.known|hasCommitted
+				if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
+					v := tl // only a found one escapes, not every lookup
+					p.timeLag = &v
+				}
+			}
+			return p
+		}
+		w.addGroup(&gw, vocab.SortedPartitions(g.Partitions()), len(g.Desc.Members) > 0, g.Err == nil && g.Desc.Exists, at, in)
+		out = append(out, gw)
+	}
+	if share != nil {
+		for i := range share.Groups {
+			g := &share.Groups[i]
+			seenGroups[g.Name()] = true
+			gw := GroupWatch{Share: g}
+			in := func(tp TopicPartition) partitionIn {
+				p := partitionIn{lagGiven: true}
+				if e := share.Bounds[tp].End; e != nil {
+					p.end, p.known = *e, hasEnd
+				}
+				if o, ok := g.Offsets[tp]; ok {
+					p.committed, p.known = o.StartOffset, p.known|hasCommitted
+					if o.Lag != nil {
+						p.lag, p.known = *o.Lag, p.known|hasLag
+					}
+				}
+				return p
+			}
+			w.addGroup(&gw, g.Partitions(), len(g.Desc.Members) > 0, g.Err == nil && g.Exists(), at, in)
+			out = append(out, gw)
+		}
 	}
 	w.forget(seenGroups)
 	return out
+}
+
+// partitionIn is what a sample says of one partition of a group: its
+// committed (or share-partition start) offset and its log end offset (in
+// known: hasCommitted, hasEnd); with lagGiven its lag as the broker gives
+// it (a share group's; hasLag when it does), else end − committed; and its
+// time lag, nil without one.
+type partitionIn struct {
+	committed, end, lag int64
+	known               uint8
+	lagGiven            bool
+	timeLag             *TimeLag
 }
 
 // watchValues holds the committed, end and lag values and the rates of
@@ -149,25 +254,27 @@ func (v *watchValues) float(x float64) *float64 {
 	return &v.floats[len(v.floats)-1]
 }
 
-// addGroup records the group g of the sample s, taken at at, and returns
-// it with its partitions, totals, ETA, status and lag trend.
-func (w *Watcher) addGroup(s *Snapshot, g *Group, at time.Duration) GroupWatch {
-	gw := GroupWatch{Group: *g}
-	var consume, produce float64
-	var total int64
-	rates, anyLag := false, false
-	tps := vocab.SortedPartitions(g.Partitions())
+// addGroup records the partitions tps (sorted) of the group gw, as in
+// gives them, at at, and fills gw's partitions, totals, ETA, status and
+// lag trend. active is whether the group has members; exists whether it
+// was read and the cluster has it.
+func (w *Watcher) addGroup(gw *GroupWatch, tps []TopicPartition, active, exists bool, at time.Duration, in func(TopicPartition) partitionIn) {
+	name := gw.Name()
+	var consumed, produced, total wide
+	var d time.Duration
+	rated, anyLag := false, false
 	vals := newWatchValues(len(tps))
 	gw.Partitions = make([]PartitionWatch, 0, len(tps))
 	for _, tp := range tps {
-		p := w.addPartition(s, g, tp, at, &vals)
-		if p.ConsumeRate != nil && p.ProduceRate != nil {
-			consume += *p.ConsumeRate
-			produce += *p.ProduceRate
-			rates = true
+		p, n := w.addPartition(name, tp, in(tp), active, at, &vals)
+		if n.rated {
+			// Every partition with rates has the same d: a partition is
+			// forgotten as soon as a sample lacks it (forget), so its
+			// previous point is the previous sample's.
+			consumed, produced, d, rated = consumed.add(n.consumed), produced.add(n.produced), n.d, true
 		}
 		if p.Lag != nil {
-			total, anyLag = total+*p.Lag, true
+			total, anyLag = total.add(wideOf(*p.Lag)), true
 		}
 		if StatusRank(p.Status) > StatusRank(gw.Status) || gw.Status == "" {
 			gw.Status = p.Status
@@ -175,54 +282,58 @@ func (w *Watcher) addGroup(s *Snapshot, g *Group, at time.Duration) GroupWatch {
 		gw.Partitions = append(gw.Partitions, p)
 	}
 	if anyLag {
-		gw.TotalLag = &total
+		t, _ := total.int64() // a sum beyond int64 (no real log has one) is clamped
+		gw.TotalLag = &t
 	}
 	if gw.Status == "" {
 		gw.Status = StatusUnknown
 		// A group that does not exist has nothing to judge: UNKNOWN, never
 		// OK (its entry carries the error).
-		if len(w.lags[g.Name()]) >= 1 && g.Err == nil && g.Desc.Exists {
+		if len(w.lags[name]) >= 1 && exists {
 			gw.Status = StatusOK // nothing to consume, for two samples now
 		}
 	}
-	if rates {
-		gw.ConsumeRate, gw.ProduceRate = &consume, &produce
+	if rated {
+		c, p := perSecond(consumed, d), perSecond(produced, d)
+		gw.ConsumeRate, gw.ProduceRate = &c, &p
 	}
-	if e, ok := eta(gw.TotalLag, gw.ConsumeRate, gw.ProduceRate); ok {
+	if e, ok := etaOf(gw.TotalLag, consumed, produced, rated, d); ok {
 		gw.ETASeconds = &e
 	}
-	trend := append(w.lags[g.Name()], gw.TotalLag)
+	trend := append(w.lags[name], gw.TotalLag)
 	if len(trend) > WatchWindow {
 		trend = trend[len(trend)-WatchWindow:]
 	}
-	w.lags[g.Name()] = trend
+	w.lags[name] = trend
 	gw.Trend = slices.Clone(trend)
-	return gw
 }
 
-// addPartition pushes the point of partition tp of group g in the sample
-// s, taken at at, onto its window and returns it with its rates since the
-// previous sample, its ETA and its status.
-func (w *Watcher) addPartition(s *Snapshot, g *Group, tp TopicPartition, at time.Duration, vals *watchValues) PartitionWatch {
-	p := PartitionWatch{TP: tp}
-	cur := point{at: at}
-	if e := s.Bounds[tp].LagEnd(s.ReadCommitted); e != nil {
-		cur.end, cur.known = *e, cur.known|hasEnd
-		p.End = vals.int(*e)
-	}
-	if c, ok := g.Offsets[tp]; ok {
-		cur.committed, cur.known = c.Offset, cur.known|hasCommitted
-		p.Committed = vals.int(c.Offset)
-		if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
-			v := tl // only a found one escapes, not every lookup
-			p.TimeLag = &v
+// addPartition pushes the point of partition tp of group, as in gives it
+// at at, onto its window and returns it with its rates since the previous
+// sample, its ETA and its status, and the counts of those rates.
+func (w *Watcher) addPartition(group string, tp TopicPartition, in partitionIn, active bool, at time.Duration, vals *watchValues) (p PartitionWatch, n counts) {
+	p = PartitionWatch{TP: tp, TimeLag: in.timeLag}
+	cur := point{at: at, committed: in.committed, end: in.end, lag: in.lag, known: in.known}
+	if !in.lagGiven {
+		cur.known &^= hasLag
+		if cur.known&(hasCommitted|hasEnd) == hasCommitted|hasEnd {
+			// Only offsets no Kafka log has (negative ones) make end −
+			// committed overflow: then the lag is unknown.
+			if l, ok := diff(cur.committed, cur.end).int64(); ok {
+				cur.lag, cur.known = l, cur.known|hasLag
+			}
 		}
 	}
-	if cur.known&(hasCommitted|hasEnd) == hasCommitted|hasEnd {
-		cur.lag, cur.known = cur.end-cur.committed, cur.known|hasLag
+	if cur.known&hasEnd != 0 {
+		p.End = vals.int(cur.end)
+	}
+	if cur.known&hasCommitted != 0 {
+		p.Committed = vals.int(cur.committed)
+	}
+	if cur.known&hasLag != 0 {
 		p.Lag = vals.int(cur.lag)
 	}
-	key := GroupPartition{Group: g.Name(), TP: tp}
+	key := GroupPartition{Group: group, TP: tp}
 	win := w.history[key]
 	if win == nil {
 		win = &window{}
@@ -233,22 +344,26 @@ func (w *Watcher) addPartition(s *Snapshot, g *Group, tp TopicPartition, at time
 	h := win.pts[:win.n]
 	if len(h) >= 2 {
 		prev := h[len(h)-2]
-		d := cur.at - prev.at
-		if r, ok := rate(prev.committed, cur.committed, prev.known&cur.known&hasCommitted != 0, d); ok {
-			p.ConsumeRate = vals.float(r)
-		}
-		if r, ok := rate(prev.end, cur.end, prev.known&cur.known&hasEnd != 0, d); ok {
-			p.ProduceRate = vals.float(r)
+		if n.d = cur.at - prev.at; n.d > 0 {
+			if prev.known&cur.known&hasCommitted != 0 {
+				n.consumed = diff(prev.committed, cur.committed)
+				p.ConsumeRate = vals.float(perSecond(n.consumed, n.d))
+			}
+			if prev.known&cur.known&hasEnd != 0 {
+				n.produced = diff(prev.end, cur.end)
+				p.ProduceRate = vals.float(perSecond(n.produced, n.d))
+			}
+			n.rated = p.ConsumeRate != nil && p.ProduceRate != nil
 		}
 	}
-	if e, ok := eta(p.Lag, p.ConsumeRate, p.ProduceRate); ok {
+	if e, ok := etaOf(p.Lag, n.consumed, n.produced, n.rated, n.d); ok {
 		p.ETASeconds = vals.float(e)
 	}
-	p.Status = status(h, len(g.Desc.Members) > 0)
+	p.Status = status(h, active)
 	if atRisk(p) && StatusRank(p.Status) < StatusRank(StatusAtRisk) {
 		p.Status = StatusAtRisk
 	}
-	return p
+	return p, n
 }
 
 // atRisk reports whether p will not catch up before retention may delete
@@ -278,30 +393,6 @@ func (w *Watcher) forget(seen map[string]bool) {
 			delete(w.lags, g)
 		}
 	}
-}
-
-// rate is (b - a) per second over d; not ok when either is unknown or d
-// is not positive.
-func rate(a, b int64, known bool, d time.Duration) (float64, bool) {
-	if !known || d <= 0 {
-		return 0, false
-	}
-	return float64(b-a) / d.Seconds(), true
-}
-
-// eta is the time to consume lag at the net rate consume - produce; 0
-// when there is no lag, not ok when the lag does not shrink or is unknown.
-func eta(lag *int64, consume, produce *float64) (float64, bool) {
-	if lag == nil {
-		return 0, false
-	}
-	if *lag <= 0 {
-		return 0, true
-	}
-	if consume == nil || produce == nil || *consume-*produce <= 0 {
-		return 0, false
-	}
-	return float64(*lag) / (*consume - *produce), true
 }
 
 // status judges the window h (oldest first) of one partition:

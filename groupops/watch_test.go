@@ -2,6 +2,7 @@ package groupops
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -129,4 +130,69 @@ func BenchmarkWatcherAdd(b *testing.B) {
 		w.Add(s, t0.Add(time.Duration(i)*time.Second))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(groups*partitions), "ns/partition")
+}
+
+// multiSample is a snapshot of group g with one partition per (committed,
+// end) pair, on topic t.
+func multiSample(offsets ...[2]int64) *Snapshot {
+	g := Group{Desc: kafkaadmin.GroupDescription{Group: "g", Exists: true, Members: []kafkaadmin.Member{{MemberID: "m"}}}, Offsets: map[TopicPartition]kafkaadmin.CommittedOffset{}}
+	s := &Snapshot{Bounds: map[TopicPartition]LogBounds{}}
+	for i, o := range offsets {
+		tp := TopicPartition{Topic: "t", Partition: int32(i)}
+		g.Offsets[tp] = kafkaadmin.CommittedOffset{Offset: o[0]}
+		end := o[1]
+		s.Bounds[tp] = LogBounds{End: &end}
+	}
+	s.Groups = []Group{g}
+	return s
+}
+
+// Issue 30 item 3, the case of the report: a consumer that keeps pace with
+// its producer (586.64 records/s each, lag 78) had etaSeconds
+// 686095255732224 — 78 ÷ 2^-43, one rounding step of the difference of the
+// two rates summed over the partitions in float. The records committed
+// equal the records written (2,933 over 4.999698426 s), so there is no
+// ETA: the group is not catching up.
+func TestWatcherKeepingPaceHasNoETA(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	w := NewWatcher()
+	// Between the samples partitions 0, 1, 2 commit 281, 2357, 295 records
+	// and receive 295, 2357, 281: the same 2,933 in all.
+	w.Add(multiSample([2]int64{1000, 1012}, [2]int64{2000, 2026}, [2]int64{3000, 3040}), t0)
+	g := w.Add(multiSample([2]int64{1281, 1307}, [2]int64{4357, 4383}, [2]int64{3295, 3321}), t0.Add(4999698426))[0]
+	if g.TotalLag == nil || *g.TotalLag != 78 {
+		t.Fatalf("total lag %v, want 78", g.TotalLag)
+	}
+	if g.ConsumeRate == nil || g.ProduceRate == nil || *g.ConsumeRate != *g.ProduceRate || math.Round(*g.ConsumeRate*100) != 58664 {
+		t.Errorf("rates %v and %v, want both 586.64 and equal", g.ConsumeRate, g.ProduceRate)
+	}
+	if g.ETASeconds != nil {
+		t.Errorf("a consumer at its producer's pace has an ETA of %v s, want none", *g.ETASeconds)
+	}
+	for _, p := range g.Partitions {
+		if p.ETASeconds == nil && p.ConsumeRate != nil && *p.ConsumeRate > *p.ProduceRate {
+			t.Errorf("partition %d gains on its producer and has no ETA", p.TP.Partition)
+		}
+	}
+}
+
+// Offsets at the ends of int64 (no Kafka log has them, but a sample is
+// input): the lag of end − committed beyond int64 is unknown, the total
+// saturates, rates and ETAs stay finite.
+func TestWatcherExtremeOffsets(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	w := NewWatcher()
+	w.Add(multiSample([2]int64{math.MinInt64, math.MaxInt64}, [2]int64{0, math.MaxInt64}, [2]int64{0, math.MaxInt64}), t0)
+	g := w.Add(multiSample([2]int64{math.MaxInt64, math.MinInt64}, [2]int64{0, math.MaxInt64}, [2]int64{1, math.MaxInt64}), t0.Add(time.Nanosecond))[0]
+	if p := g.Partitions[0]; p.Lag != nil {
+		t.Errorf("partition 0: lag %d of offsets 2^64 apart, want unknown", *p.Lag)
+	}
+	if g.TotalLag == nil || *g.TotalLag != math.MaxInt64 {
+		t.Errorf("total lag %v, want math.MaxInt64 (saturated)", g.TotalLag)
+	}
+	for _, v := range []*float64{g.ConsumeRate, g.ProduceRate, g.ETASeconds} {
+		if v == nil || math.IsInf(*v, 0) || math.IsNaN(*v) {
+			t.Errorf("rate or ETA %v, want finite", v)
+		}
+	}
 }

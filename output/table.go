@@ -239,27 +239,31 @@ func HumanMillis(ms int64) string {
 	return string(appendHumanMillis(buf[:0], ms))
 }
 
+// appendHumanMillis appends HumanMillis(ms). A negative duration is its
+// magnitude after a '-', taken as a uint64 so that math.MinInt64, whose
+// negation is itself, is written too (not recursed on forever).
 func appendHumanMillis(b []byte, ms int64) []byte {
+	m := uint64(ms)
 	if ms < 0 {
-		return appendHumanMillis(append(b, '-'), -ms)
+		b, m = append(b, '-'), -m
 	}
-	if ms == 0 {
+	if m == 0 {
 		return append(b, "0s"...)
 	}
-	if ms < 1000 {
-		return append(strconv.AppendInt(b, ms, 10), "ms"...)
+	if m < 1000 {
+		return append(strconv.AppendUint(b, m, 10), "ms"...)
 	}
-	s := ms / 1000
-	two := func(a int64, ua string, c int64, uc string) []byte {
-		b = append(strconv.AppendInt(b, a, 10), ua...)
+	s := m / 1000
+	two := func(a uint64, ua string, c uint64, uc string) []byte {
+		b = append(strconv.AppendUint(b, a, 10), ua...)
 		if c > 0 {
-			b = append(strconv.AppendInt(b, c, 10), uc...)
+			b = append(strconv.AppendUint(b, c, 10), uc...)
 		}
 		return b
 	}
 	switch {
 	case s < 60:
-		return append(strconv.AppendInt(b, s, 10), 's')
+		return append(strconv.AppendUint(b, s, 10), 's')
 	case s < 3600:
 		return two(s/60, "m", s%60, "s")
 	case s < 86400:

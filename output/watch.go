@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
@@ -73,12 +74,11 @@ type WatchedPartition struct {
 func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSample {
 	doc := LagSample{APIVersion: APIVersion, Kind: KindLagSample, Time: at.UTC().Format(TimestampFormat), Groups: []WatchedGroup{}, timeLag: timeLag}
 	for _, gw := range sortedWatches(gs) {
-		g := gw.Group
-		wg := WatchedGroup{Group: g.Name(), Members: len(g.Desc.Members), Lag: gw.TotalLag, ConsumeRate: round(gw.ConsumeRate), ProduceRate: round(gw.ProduceRate),
-			EtaSeconds: round(gw.ETASeconds), Status: gw.Status, Trend: gw.Trend, Partitions: []WatchedPartition{}, Error: errText(g.Err)}
-		if g.Desc.Exists {
-			wg.State = Ptr(g.Desc.State)
-		} else if g.Err == nil {
+		wg := WatchedGroup{Group: gw.Name(), Members: gw.Members(), Lag: gw.TotalLag, ConsumeRate: round(gw.ConsumeRate), ProduceRate: round(gw.ProduceRate),
+			EtaSeconds: round(gw.ETASeconds), Status: gw.Status, Trend: gw.Trend, Partitions: []WatchedPartition{}, Error: errText(gw.Err())}
+		if state, exists := gw.State(); exists {
+			wg.State = Ptr(state)
+		} else if gw.Err() == nil {
 			// As describe: a group that does not exist carries the error.
 			wg.Error = Ptr(vocab.ErrGroupNotFound.Error())
 		}
@@ -103,7 +103,7 @@ func NewLagSampleOf(gs []groupops.GroupWatch, at time.Time, timeLag bool) LagSam
 }
 
 func sortedWatches(gs []groupops.GroupWatch) []groupops.GroupWatch {
-	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.GroupWatch) int { return cmp.Compare(a.Group.Name(), b.Group.Name()) })
+	return slices.SortedStableFunc(slices.Values(gs), func(a, b groupops.GroupWatch) int { return cmp.Compare(a.Name(), b.Name()) })
 }
 
 // round keeps rates and ETAs to two decimals: more is noise.
@@ -162,14 +162,28 @@ func (s LagSample) cells() (header []string, rows [][]string) {
 		if s.timeLag {
 			r = append(r, DurationCell(g.MaxTimeLagMs), DurationCell(g.MinRetentionHeadroomMs))
 		}
-		eta := "-"
-		if g.EtaSeconds != nil {
-			eta = HumanMillis(int64(*g.EtaSeconds * 1000))
-		}
-		r = append(r, rateCell(g.ConsumeRate), rateCell(g.ProduceRate), eta, g.Status, Sparkline(g.Trend))
+		r = append(r, rateCell(g.ConsumeRate), rateCell(g.ProduceRate), secondsCell(g.EtaSeconds), g.Status, Sparkline(g.Trend))
 		rows = append(rows, r)
 	}
 	return header, rows
+}
+
+// secondsCell is a table cell for a duration in seconds, as HumanMillis
+// writes it, "-" for nil or NaN. A duration beyond int64 milliseconds
+// (292 million years) is written as that much: a conversion that
+// overflowed would be a negative duration.
+func secondsCell(s *float64) string {
+	if s == nil || math.IsNaN(*s) {
+		return missing
+	}
+	ms := *s * 1000
+	switch {
+	case ms >= math.MaxInt64: // 2^63 as a float64: no int64 holds it
+		return HumanMillis(math.MaxInt64)
+	case ms <= math.MinInt64:
+		return HumanMillis(math.MinInt64)
+	}
+	return HumanMillis(int64(ms))
 }
 
 func rateCell(v *float64) string {
@@ -203,7 +217,13 @@ func Sparkline(vs []*int64) string {
 		case *hi == *lo:
 			out = append(out, bars[0])
 		default:
-			out = append(out, bars[int((*v-*lo)*int64(len(bars)-1)/(*hi-*lo))])
+			// (v − lo) × 4 ÷ (hi − lo) in unsigned 128-bit arithmetic: lags
+			// near 2^63 of both signs neither overflow nor index out of
+			// bars. The differences are exact as uint64s, lo ≤ v ≤ hi.
+			x, span := uint64(*v)-uint64(*lo), uint64(*hi)-uint64(*lo)
+			h, l := bits.Mul64(x, uint64(len(bars)-1))
+			q, _ := bits.Div64(h, l, span) // h < span: x ≤ span
+			out = append(out, bars[q])
 		}
 	}
 	return string(out)
