@@ -30,8 +30,19 @@ type Streams = app.Streams
 func StdStreams() Streams { return app.StdStreams() }
 
 // Run executes kcg with args (args[0] is the program name) and returns the
-// exit code.
+// exit code. Output that could not be written (stdout full) is never exit
+// 0: a run that would succeed ends with 1 and the write error on stderr.
 func Run(ctx context.Context, args []string, s Streams) int {
+	s, failedWrite := app.CheckOutput(s)
+	code := run(ctx, args, s)
+	if err := failedWrite(); code == app.ExitOK && err != nil && !app.OutputClosed(err) {
+		fmt.Fprintf(vocab.NewPrintableWriter(s.Err), "kcg: %s\n", vocab.OneLine(err.Error()))
+		return app.ExitError
+	}
+	return code
+}
+
+func run(ctx context.Context, args []string, s Streams) int {
 	if len(args) == 0 {
 		args = []string{"kcg"}
 	}
