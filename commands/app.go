@@ -78,6 +78,10 @@ func run(ctx context.Context, args []string, s Streams) int {
 		fmt.Fprintf(s.Err, "kcg: unknown command %q%s (see 'kcg --help')\n", args[1], closestCommand(cliApp, args[1]))
 		return app.ExitUsage
 	}
+	if err := flagWithoutValue(cliApp, args); err != nil {
+		fmt.Fprintf(s.Err, "kcg: %s\n", err)
+		return app.ExitUsage
+	}
 	args = normalizeArgs(cliApp, args)
 	err := cliApp.RunContext(ctx, args)
 	if err == nil {
@@ -301,31 +305,9 @@ func flagsOf(cmd *cli.Command, words []string) bool {
 // positional argument, so the leaf command's flags are moved in front of
 // its positional arguments, which follow a "--".
 func normalizeArgs(app *cli.App, args []string) []string {
-	if len(args) < 2 {
-		return args
-	}
-	var cmd *cli.Command
-	for _, c := range app.Commands {
-		if c.HasName(args[1]) {
-			cmd = c
-		}
-	}
+	cmd, i := leafCommand(app, args)
 	if cmd == nil {
 		return args
-	}
-	i := 2
-	for len(cmd.Subcommands) > 0 && i < len(args) {
-		var sub *cli.Command
-		for _, c := range cmd.Subcommands {
-			if c.HasName(args[i]) {
-				sub = c
-			}
-		}
-		if sub == nil {
-			break
-		}
-		cmd = sub
-		i++
 	}
 	takesValue := map[string]bool{}
 	known := map[string]bool{"help": true, "h": true}
