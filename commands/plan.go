@@ -102,7 +102,7 @@ func planCommand(s Streams) *cli.Command {
 	flags = append(flags, strategyFlags()...)
 	flags = append(flags,
 		&cli.StringFlag{Name: "checkpoints-topic", Usage: "--translate-from: read the checkpoints from topic `NAME` (default ALIAS.checkpoints.internal; for a custom replication policy)"},
-		&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "--translate-from: warn about checkpoints older than `D`"},
+		durationFlag(&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "--translate-from: warn about checkpoints older than `D`"}),
 		&cli.BoolFlag{Name: "delete", Usage: "plan deleting the groups (every committed offset is listed: what is lost); no scope"},
 		&cli.BoolFlag{Name: "delete-offsets", Usage: "plan deleting the groups' committed offsets of the scope (--topic or --all-topics)"},
 		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout); an existing FILE is refused"},
