@@ -43,8 +43,9 @@ func leafCommand(a *cli.App, args []string) (cmd *cli.Command, i int) {
 // package takes the next word, even another flag, so `plan G --shift-by
 // --out f.yaml` shifted by "--out" and then said --out was missing. The
 // next word is taken for a flag when it starts with "--" or is one of
-// the command's flags ("-o"); a negative number (--shift-by -5) and any
-// other word starting with one dash are values. A value that starts with
+// the command's flags ("-o", "-h"); a negative number (--shift-by -5),
+// "-" (stdin, stdout) and any other word starting with one dash are
+// values. A value that starts with
 // "--" can be given as --flag=VALUE.
 func flagWithoutValue(a *cli.App, args []string) error {
 	cmd, i := leafCommand(a, args)
@@ -65,7 +66,7 @@ func flagWithoutValue(a *cli.App, args []string) error {
 			continue
 		}
 		next := words[j+1]
-		if next == "--" || strings.HasPrefix(next, "--") && !isNumber(next) || lookupFlag(cmd, next) != nil && !isNumber(next) {
+		if strings.HasPrefix(next, "--") || next == "-h" || lookupFlag(cmd, next) != nil {
 			return fmt.Errorf("flag %s needs a value: %s is a flag (write %s=VALUE for a value starting with -; see 'kcg %s --help')",
 				w, next, w, strings.Join(args[1:i], " "))
 		}

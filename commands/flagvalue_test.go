@@ -22,6 +22,7 @@ func TestFlagWithoutValueIsNamed(t *testing.T) {
 		{[]string{"plan", f.group, "--topic", f.topic, "--to-earliest", "--out", "--overwrite"}, "--out", "--overwrite"},
 		{[]string{"plan", f.group, "--topic", "-b", f.e.Bootstrap, "--to-earliest", "--out", out}, "--topic", "-b"},
 		{[]string{"describe", f.group, "-o", "--all-groups"}, "-o", "--all-groups"},
+		{[]string{"describe", f.group, "-o", "-h"}, "-o", "-h"},
 		{[]string{"describe", f.group, "--max-time-lag", "--"}, "--max-time-lag", "--"},
 		{[]string{"plan", f.group, "--topic", f.topic, "--shift-by", "--typo", "--out", out}, "--shift-by", "--typo"},
 	} {
@@ -37,4 +38,7 @@ func TestFlagWithoutValueIsNamed(t *testing.T) {
 		t.Errorf("plan --shift-by -5 --note -x- wrote:\n%s", got)
 	}
 	kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-earliest", "--out", out, "--overwrite", "--note=--x").MustCode(t, 0)
+	if r := kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--to-earliest", "--out", "-").MustCode(t, 0); !strings.Contains(r.Stdout, "kind: OffsetResetPlan") {
+		t.Errorf("plan --out - printed:\n%s", r.Stdout)
+	}
 }

@@ -212,8 +212,9 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 		g, tp, off, err := parseCSVRow(rw.fields, !threeCol)
 		if err != nil {
 			msg := err.Error()
-			if n := len(rw.fields); i == 0 && n != 3 && n != 4 || i == 0 && n == 3 && !threeCol {
-				// The first row settles the layout: both are named.
+			if n := len(rw.fields); i == 0 && (n != 3 && n != 4 || n == 3 && !threeCol) {
+				// The first row decides the layout, so a wrong count
+				// there names both layouts.
 				msg = vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset) or 3 (topic,partition,offset)"
 				if singleGroup == "" {
 					msg = vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset), or 3 (topic,partition,offset) with exactly one --group"
