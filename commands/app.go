@@ -30,8 +30,19 @@ type Streams = app.Streams
 func StdStreams() Streams { return app.StdStreams() }
 
 // Run executes kcg with args (args[0] is the program name) and returns the
-// exit code.
+// exit code. Output that could not be written (stdout full) is never exit
+// 0: a run that would succeed ends with 1 and the write error on stderr.
 func Run(ctx context.Context, args []string, s Streams) int {
+	s, failedWrite := app.CheckOutput(s)
+	code := run(ctx, args, s)
+	if err := failedWrite(); code == app.ExitOK && err != nil && !app.OutputClosed(err) {
+		fmt.Fprintf(vocab.NewPrintableWriter(s.Err), "kcg: %s\n", vocab.OneLine(err.Error()))
+		return app.ExitError
+	}
+	return code
+}
+
+func run(ctx context.Context, args []string, s Streams) int {
 	if len(args) == 0 {
 		args = []string{"kcg"}
 	}
@@ -65,6 +76,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	}
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && cliApp.Command(args[1]) == nil {
 		fmt.Fprintf(s.Err, "kcg: unknown command %q%s (see 'kcg --help')\n", args[1], closestCommand(cliApp, args[1]))
+		return app.ExitUsage
+	}
+	if err := flagWithoutValue(cliApp, args); err != nil {
+		fmt.Fprintf(s.Err, "kcg: %s\n", err)
 		return app.ExitUsage
 	}
 	args = normalizeArgs(cliApp, args)
@@ -290,31 +305,9 @@ func flagsOf(cmd *cli.Command, words []string) bool {
 // positional argument, so the leaf command's flags are moved in front of
 // its positional arguments, which follow a "--".
 func normalizeArgs(app *cli.App, args []string) []string {
-	if len(args) < 2 {
-		return args
-	}
-	var cmd *cli.Command
-	for _, c := range app.Commands {
-		if c.HasName(args[1]) {
-			cmd = c
-		}
-	}
+	cmd, i := leafCommand(app, args)
 	if cmd == nil {
 		return args
-	}
-	i := 2
-	for len(cmd.Subcommands) > 0 && i < len(args) {
-		var sub *cli.Command
-		for _, c := range cmd.Subcommands {
-			if c.HasName(args[i]) {
-				sub = c
-			}
-		}
-		if sub == nil {
-			break
-		}
-		cmd = sub
-		i++
 	}
 	takesValue := map[string]bool{}
 	known := map[string]bool{"help": true, "h": true}

@@ -83,9 +83,9 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		o.expectDigest = normalizeDigest(d)
 	}
 	if w := c.String("wait-empty"); w != "" {
-		d, err := time.ParseDuration(w)
+		d, err := app.ParseDuration(w)
 		if err != nil || d <= 0 {
-			return o, app.Usagef("--wait-empty %q: give how long to wait for the groups to be empty, a positive duration such as 30s or 10m", w)
+			return o, app.Usagef("--wait-empty %q: give how long to wait for the groups to be empty, a positive duration: %s", w, app.DurationForms)
 		}
 		o.waitEmpty = d
 	}

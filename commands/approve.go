@@ -1,9 +1,7 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/kcg-dev/kcg/approval"
 	"github.com/kcg-dev/kcg/internal/app"
@@ -32,7 +30,7 @@ func approveCommand(s Streams) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "key", Usage: "sign with the SSH key `KEY` (required)"},
 			&cli.StringFlag{Name: "out", Usage: "write the signature to `FILE` (default: PLAN.sig); an existing FILE is refused"},
-			&cli.BoolFlag{Name: "overwrite", Usage: "let the signature replace an existing file"},
+			&cli.BoolFlag{Name: "overwrite", Usage: "let the signature replace an existing regular file (never a link, FIFO or device)"},
 		},
 		Action: action(s, approveOptionsFrom, func(_ *cli.Context, s Streams, o approveOptions) error { return runApprove(s, o) }),
 	}
@@ -64,8 +62,8 @@ func runApprove(s Streams, o approveOptions) error {
 	if err != nil {
 		return err
 	}
-	if !o.overwrite && planfile.Exists(o.out) {
-		return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", o.out)
+	if err := planfile.CheckTarget(o.out, o.overwrite); err != nil {
+		return refuseOut(o.out, err)
 	}
 	signer, err := approval.LoadSigner(o.key)
 	if err != nil {
@@ -76,10 +74,7 @@ func runApprove(s Streams, o approveOptions) error {
 		return fmt.Errorf("signing with %s: %w", o.key, err)
 	}
 	if err := planfile.Write(o.out, sig, o.overwrite); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", o.out)
-		}
-		return err
+		return refuseOut(o.out, err)
 	}
 	fmt.Fprintf(s.Err, "signed %s (digest %s) with key %s (%s); signature written to %s\n",
 		o.path, resetplan.Digest(plan), ssh.FingerprintSHA256(signer.PublicKey()), signer.PublicKey().Type(), o.out)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/connconfig"
+	"github.com/kcg-dev/kcg/docs/schema"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
@@ -63,9 +64,11 @@ func complete(ctx context.Context, s Streams, args []string) {
 	if c.groups || c.topics {
 		list = append(list, clusterNames(ctx, a, c, strings.HasPrefix(cur, "_"))...)
 	}
+	printed := map[string]bool{}
 	for _, w := range list {
 		w = c.listPrefix + w
-		if strings.HasPrefix(w, cur) && !slices.Contains(c.used, w) {
+		if strings.HasPrefix(w, cur) && !slices.Contains(c.used, w) && !printed[w] {
+			printed[w] = true
 			fmt.Fprintln(s.Out, prefix+w)
 		}
 	}
@@ -107,13 +110,15 @@ type completion struct {
 }
 
 // positionals says what a command's positional arguments are: groups,
-// plan files, or nothing.
+// plan files, a document kind, or nothing.
 func positionals(cmd *cli.Command) string {
 	switch cmd.Name {
 	case "describe", "watch", "plan", "delete", "delete-offsets":
 		return "group"
 	case "apply", "show", "diff":
 		return "file"
+	case "schema":
+		return "kind"
 	}
 	return ""
 }
@@ -242,6 +247,13 @@ func commandCompletion(parent string, cmd *cli.Command, rest []string, cur strin
 			break
 		}
 		c.files = true
+	case "kind":
+		// kcg schema KIND: one kind, then the flags.
+		if len(positionalArgs(cmd, rest)) == 0 {
+			c.words = schema.Kinds()
+		} else if !afterDashes {
+			c.words = append(flagWords(cmd.VisibleFlags()), "--help")
+		}
 	case "group":
 		if cmd.Name == "delete-offsets" && len(positionalArgs(cmd, rest)) > 0 {
 			break // one group, then flags

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/docs/schema"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -509,5 +510,35 @@ func TestCompletionScriptsNoRepeatedLines(t *testing.T) {
 	kcg(t, "completion", "tcsh").MustCode(t, 64)
 	if r := kcg(t, "completion", "PowerShell").MustCode(t, 0); !strings.Contains(r.Stdout, "Register-ArgumentCompleter") {
 		t.Errorf("completion PowerShell: %q", r.Stdout)
+	}
+}
+
+// kcg schema <TAB> offers the document kinds, each word once (--help was
+// offered twice, the kinds never: issue 30 item 19).
+func TestCompletionSchemaKinds(t *testing.T) {
+	equal := func(args []string, want ...string) {
+		t.Helper()
+		if got := words(t, args...); !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", args, got, want)
+		}
+	}
+	all := schema.Kinds()
+	if len(all) < 5 {
+		t.Fatalf("schema.Kinds() = %q", all)
+	}
+	equal([]string{"schema", ""}, all...)
+	equal([]string{"schema", "GroupL"}, "GroupList")
+	equal([]string{"schema", "-"}, "--help")
+	equal([]string{"schema", "GroupList", ""}, "--help")
+	// No command offers a word twice.
+	for _, args := range [][]string{{""}, {"-"}, {"schema", ""}, {"schema", "-"}, {"version", "-"}, {"describe", "-"}, {"plan", "g", "-"}, {"sandbox", ""}, {"profile", "list", "-"}} {
+		got := words(t, args...)
+		seen := map[string]bool{}
+		for _, w := range got {
+			if seen[w] {
+				t.Errorf("%q offers %q twice: %q", args, w, got)
+			}
+			seen[w] = true
+		}
 	}
 }

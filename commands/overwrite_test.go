@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -154,5 +155,73 @@ func TestApplyRefusesExistingDefaultRollbackName(t *testing.T) {
 		if mustRead(t, p) != "earlier\n" {
 			t.Fatalf("%s overwritten", p)
 		}
+	}
+}
+
+// plan --out and approve --out never write over a name that is not a
+// regular file, --overwrite or not: a symbolic link, a FIFO (never
+// opened: that would wait for a reader), a device node (as root
+// `--out /dev/full --overwrite` turned /dev/full into a regular file).
+// Exit 64, one line naming the file and what it is, and no advice to give
+// --overwrite, which cannot help (issue 30 item 2).
+func TestOutRefusesWhatIsNotARegularFile(t *testing.T) {
+	f := newResetFixture(t)
+	f.plan(t, "reviewed.yaml", f.group, "--topic", f.topic, "--to-earliest")
+	rv := newReviewer(t, f.dir, "erin@example.com", "ed25519")
+	kinds := map[string]string{}
+	if err := os.WriteFile(f.path("target.yaml"), []byte("target\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(f.path("target.yaml"), f.path("link.yaml")); err == nil {
+		kinds[f.path("link.yaml")] = "symbolic link"
+	}
+	if err := syscall.Mkfifo(f.path("fifo.yaml"), 0o644); err == nil {
+		kinds[f.path("fifo.yaml")] = "FIFO"
+	}
+	// /dev/null's numbers: harmless should a broken kcg write to it.
+	if err := syscall.Mknod(f.path("null.yaml"), syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+		kinds[f.path("null.yaml")] = "character device"
+	} else {
+		t.Logf("no device node here (not root?): %v", err)
+	}
+	for path, kind := range kinds {
+		before, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"plan", f.group, "--topic", f.topic, "--to-earliest", "--out", path, "--overwrite", "--bootstrap-server", f.e.Bootstrap},
+			{"plan", f.group, "--topic", f.topic, "--to-earliest", "--out", path, "--bootstrap-server", f.e.Bootstrap},
+			{"approve", f.path("reviewed.yaml"), "--key", rv.key, "--out", path, "--overwrite"},
+			{"approve", f.path("reviewed.yaml"), "--key", rv.key, "--out", path},
+		} {
+			done := make(chan struct {
+				code   int
+				stderr string
+			}, 1)
+			go func() {
+				r := kcg(t, args...)
+				done <- struct {
+					code   int
+					stderr string
+				}{r.Code, r.Stderr}
+			}()
+			select {
+			case r := <-done:
+				if r.code != 64 || strings.Contains(r.stderr, "give --overwrite") {
+					t.Errorf("kcg %s: exit %d, stderr %q; want 64 and no advice to give --overwrite", strings.Join(args, " "), r.code, r.stderr)
+				}
+				oneLine(t, r.stderr, path, kind, "not a regular file")
+			case <-time.After(30 * time.Second):
+				t.Fatalf("kcg %s still running after 30s (opened the FIFO?)", strings.Join(args, " "))
+			}
+			after, err := os.Lstat(path)
+			if err != nil || after.Mode() != before.Mode() || !os.SameFile(before, after) {
+				t.Fatalf("kcg %s replaced the %s %s: %v (%v)", strings.Join(args, " "), kind, path, after, err)
+			}
+		}
+	}
+	if got := mustRead(t, f.path("target.yaml")); got != "target\n" {
+		t.Errorf("the link's target was written: %q", got)
 	}
 }

@@ -102,11 +102,11 @@ func planCommand(s Streams) *cli.Command {
 	flags = append(flags, strategyFlags()...)
 	flags = append(flags,
 		&cli.StringFlag{Name: "checkpoints-topic", Usage: "--translate-from: read the checkpoints from topic `NAME` (default ALIAS.checkpoints.internal; for a custom replication policy)"},
-		&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "--translate-from: warn about checkpoints older than `D`"},
+		durationFlag(&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "--translate-from: warn about checkpoints older than `D`"}),
 		&cli.BoolFlag{Name: "delete", Usage: "plan deleting the groups (every committed offset is listed: what is lost); no scope"},
 		&cli.BoolFlag{Name: "delete-offsets", Usage: "plan deleting the groups' committed offsets of the scope (--topic or --all-topics)"},
 		&cli.StringFlag{Name: "out", Usage: "write the plan to `FILE` (.json: JSON, otherwise YAML; - for stdout); an existing FILE is refused"},
-		&cli.BoolFlag{Name: "overwrite", Usage: "let --out replace an existing file"},
+		&cli.BoolFlag{Name: "overwrite", Usage: "let --out replace an existing regular file (never a link, FIFO or device)"},
 		&cli.BoolFlag{Name: "allow-new-group", Usage: "plan a group the cluster does not have (apply creates it); without it a missing group is refused as a typo"},
 		&cli.StringFlag{Name: "ticket", Usage: "change ticket id, recorded in the plan and in the committed offsets' metadata"},
 		&cli.StringFlag{Name: "note", Usage: "free-text note, recorded like --ticket"},
@@ -211,8 +211,10 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 
 func runPlan(c *cli.Context, s Streams, o planOptions) error {
 	// Refused before connecting; planfile.Write refuses again, atomically.
-	if o.out != "-" && !o.overwrite && planfile.Exists(o.out) {
-		return errPlanExists(o.out)
+	if o.out != "-" {
+		if err := planfile.CheckTarget(o.out, o.overwrite); err != nil {
+			return refuseOut(o.out, err)
+		}
 	}
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
@@ -282,10 +284,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 			return err
 		}
 	} else if err := planfile.Write(o.out, data, o.overwrite); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return errPlanExists(o.out)
-		}
-		return err
+		return refuseOut(o.out, err)
 	}
 
 	// The summary is for the reviewer: on stderr, unless -o table asks for
@@ -434,8 +433,18 @@ func planError(err error) error {
 	return err
 }
 
-func errPlanExists(path string) error {
-	return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", path)
+// refuseOut is planfile.Write's (or CheckTarget's) refusal of --out path
+// as a usage error (exit 64): --overwrite is suggested only where it
+// would help, for a regular file. Other errors are returned as they are.
+func refuseOut(path string, err error) error {
+	var nr *planfile.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return app.Usagef("%s is %s, not a regular file: refusing to write over it, --overwrite or not (it replaces regular files only); name another --out", nr.Path, nr.Kind)
+	case errors.Is(err, os.ErrExist):
+		return app.Usagef("%s exists: refusing to overwrite it (give --overwrite to replace it, or another --out)", path)
+	}
+	return err
 }
 
 // enforcePolicies evaluates the policies against the plan as it will be

@@ -34,7 +34,7 @@ func showCommand(s Streams) *cli.Command {
 			&cli.BoolFlag{Name: "with-group", Usage: "csv: always write the group column (the Java tool omits it when exactly one --group was given)"},
 			&cli.StringFlag{Name: "source-profile", Usage: "translate-from plan: read the source group's commits on profile `P` (the failed-over cluster), to count the records consumed twice"},
 			&cli.StringFlag{Name: "source-bootstrap-server", Usage: "translate-from plan: as --source-profile, for bootstrap servers `B` (PLAINTEXT; use a profile for TLS or SASL)"},
-			&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "translate-from plan: warn about checkpoints older than `D` at plan time"},
+			durationFlag(&cli.DurationFlag{Name: "max-checkpoint-age", Value: 5 * time.Minute, Usage: "translate-from plan: warn about checkpoints older than `D` at plan time"}),
 			&cli.StringFlag{Name: "timeout", Value: "30s", Usage: "with --source-*: deadline for reading the source cluster"},
 		},
 		Action: action(s, showOptionsFrom, runShow),

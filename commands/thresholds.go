@@ -23,8 +23,8 @@ type thresholds struct {
 func thresholdFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Int64Flag{Name: "max-lag", Usage: "exit 5 when a group's total lag is above `N` records (one stderr line per breaching group)"},
-		&cli.DurationFlag{Name: "max-time-lag", Usage: "exit 5 when a group's largest time lag is above `DURATION` (implies --time-lag)"},
-		&cli.DurationFlag{Name: "min-retention-headroom", Usage: "exit 5 when a group's smallest retention headroom is below `DURATION` (implies --time-lag)"},
+		durationFlag(&cli.DurationFlag{Name: "max-time-lag", Usage: "exit 5 when a group's largest time lag is above `DURATION` (implies --time-lag)"}),
+		durationFlag(&cli.DurationFlag{Name: "min-retention-headroom", Usage: "exit 5 when a group's smallest retention headroom is below `DURATION` (implies --time-lag)"}),
 	}
 }
 

@@ -45,7 +45,7 @@ func watchCommand(s Streams) *cli.Command {
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "watch every consumer group"},
-			&cli.DurationFlag{Name: "interval", Value: 5 * time.Second, Usage: "time between samples"},
+			durationFlag(&cli.DurationFlag{Name: "interval", Value: 5 * time.Second, Usage: "time between samples"}),
 			&cli.IntFlag{Name: "count", Usage: "stop after N samples (0: until Ctrl-C)"},
 			&cli.BoolFlag{Name: "time-lag", Usage: "read the next record's timestamp each sample (one Fetch per partition leader)"},
 			isolationFlag(),

@@ -409,7 +409,7 @@ func (d *dropIn) finish(err error) int {
 		printJavaUsage(d.s.Err, ue.msg)
 		return app.ExitUsage
 	case errors.As(err, &jf):
-		fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", jf.text)
+		d.printError(jf.text)
 		return jf.code
 	case app.IsSilent(err):
 		return app.ExitCode(d.ctx, err)
@@ -418,8 +418,17 @@ func (d *dropIn) finish(err error) int {
 		// canceled").
 		return app.ExitInterrupted
 	}
-	fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", vocab.OneLine(err.Error()))
+	d.printError(vocab.OneLine(err.Error()))
 	return app.ExitCode(d.ctx, err)
+}
+
+// printError prints the Java tool's error line on stdout, where Java
+// prints it, or on stderr when stdout cannot take it (full): an error is
+// never lost.
+func (d *dropIn) printError(text string) {
+	if _, err := fmt.Fprintf(d.s.Out, "\nError: Executing consumer group command failed due to %s\n", text); err != nil {
+		fmt.Fprintf(d.s.Err, "Error: Executing consumer group command failed due to %s\n", text)
+	}
 }
 
 // Markdown documents drop-in mode in the command reference.

@@ -18,11 +18,71 @@ func Exists(path string) bool {
 	return err == nil
 }
 
+// NotRegularError is an output name that exists and is not a regular
+// file: a symbolic link, a FIFO, a device, a directory, a socket. kcg
+// never writes over one, --overwrite or not: replacing /dev/null or a
+// symbolic link is never what was meant, and opening a FIFO to write
+// would wait for a reader.
+type NotRegularError struct {
+	Path string
+	// Kind is what Path is, "a symbolic link", "a FIFO (named pipe)", ...
+	Kind string
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file: kcg writes over regular files only", e.Path, e.Kind)
+}
+
+// Unwrap is os.ErrExist: the name is taken.
+func (e *NotRegularError) Unwrap() error { return os.ErrExist }
+
+// CheckTarget reports whether Write(path, _, overwrite) would refuse path
+// as it is now, without opening it: a *NotRegularError when path exists
+// and is not a regular file, an error wrapping os.ErrExist when it is one
+// and overwrite is false, nil otherwise (path does not exist, or
+// overwrite may replace it). The commands call it before they connect.
+func CheckTarget(path string, overwrite bool) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil // missing; any other problem is Write's to report
+	}
+	if !fi.Mode().IsRegular() {
+		return &NotRegularError{Path: path, Kind: kindOf(fi.Mode())}
+	}
+	if !overwrite {
+		return fmt.Errorf("%s: %w", path, os.ErrExist)
+	}
+	return nil
+}
+
+// kindOf names a file mode that is not a regular file's.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
 // Write writes data to path without ever leaving it half-written. Without
 // overwrite path must not exist: the error wraps os.ErrExist when it does,
 // and the check and the creation are one step (create). With overwrite an
-// existing file is replaced (replace).
+// existing regular file is replaced (replace); anything else there is
+// refused with a *NotRegularError, never opened and never replaced.
 func Write(path string, data []byte, overwrite bool) error {
+	if err := CheckTarget(path, overwrite); err != nil {
+		return err
+	}
 	if overwrite {
 		return replace(path, data)
 	}

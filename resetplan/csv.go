@@ -208,10 +208,21 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 	if threeCol {
 		format = FormatCSVNoGroup
 	}
-	for _, rw := range rows {
+	for i, rw := range rows {
 		g, tp, off, err := parseCSVRow(rw.fields, !threeCol)
 		if err != nil {
-			return nil, format, &DecodeError{Format: "csv", Line: rw.line, Msg: err.Error()}
+			msg := err.Error()
+			if n := len(rw.fields); i == 0 && (n != 3 && n != 4 || n == 3 && !threeCol) {
+				// The first row decides the layout, so a wrong count
+				// there names both layouts.
+				msg = vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset) or 3 (topic,partition,offset)"
+				if singleGroup == "" {
+					msg = vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset), or 3 (topic,partition,offset) with exactly one --group"
+				}
+			} else if i > 0 && errors.Is(err, errFieldCount) {
+				msg += fmt.Sprintf(" as on line %d", rows[0].line)
+			}
+			return nil, format, &DecodeError{Format: "csv", Line: rw.line, Msg: msg}
 		}
 		if threeCol {
 			g = singleGroup
@@ -229,6 +240,9 @@ func isHeader(f []string) bool {
 	return h == "topic,partition,offset" || h == "group,topic,partition,offset"
 }
 
+// errFieldCount marks a row with the wrong number of fields.
+var errFieldCount = errors.New("want")
+
 // parseCSVRow parses one row in the given layout.
 func parseCSVRow(f []string, withGroup bool) (string, TopicPartition, int64, error) {
 	want, layout := 3, "topic,partition,offset"
@@ -236,7 +250,7 @@ func parseCSVRow(f []string, withGroup bool) (string, TopicPartition, int64, err
 		want, layout = 4, "group,topic,partition,offset"
 	}
 	if len(f) != want {
-		return "", TopicPartition{}, 0, fmt.Errorf("%s, want %d (%s)", vocab.Count(len(f), "field"), want, layout)
+		return "", TopicPartition{}, 0, fmt.Errorf("%s, %w %d (%s)", vocab.Count(len(f), "field"), errFieldCount, want, layout)
 	}
 	group := ""
 	if withGroup {

@@ -114,8 +114,11 @@ func TestParseCSV(t *testing.T) {
 		{"negative offset is kept (clamped later)", "t,0,-3\n", "g", FormatCSVNoGroup, row{"g": {tp("t", 0): -3}}, ""},
 		{"empty file", "", "g", FormatCSVWithGroup, row{}, ""},
 		{"3 columns with several groups", "t,0,5\n", "", "", nil, "CSV line 1: this is a topic,partition,offset file"},
-		{"3 then 4 columns", "t,0,5\ng,t,0,5\n", "g", "", nil, "CSV line 2: 4 fields, want 3 (topic,partition,offset)"},
-		{"extra column", "g,t,0,5,x\n", "", "", nil, "CSV line 1: 5 fields, want 4"},
+		{"3 then 4 columns", "t,0,5\ng,t,0,5\n", "g", "", nil, "CSV line 2: 4 fields, want 3 (topic,partition,offset) as on line 1"},
+		{"extra column", "g,t,0,5,x\n", "", "", nil, "CSV line 1: 5 fields, want 4 (group,topic,partition,offset), or 3 (topic,partition,offset) with exactly one --group"},
+		{"extra column, one --group: 3 is valid too", "t,0,5,x,y\n", "g", "", nil, "CSV line 1: 5 fields, want 4 (group,topic,partition,offset) or 3 (topic,partition,offset)"},
+		{"two fields, one --group", "t,0\n", "g", "", nil, "CSV line 1: 2 fields, want 4 (group,topic,partition,offset) or 3 (topic,partition,offset)"},
+		{"4 columns then 3", "g,t,0,5\nt,0,5\n", "", "", nil, "CSV line 2: 3 fields, want 4 (group,topic,partition,offset) as on line 1"},
 		{"bad partition", "g,t,x,5\n", "", "", nil, `CSV line 1: partition "x" is not a number`},
 		{"bad offset", "g,t,0,1.5\n", "", "", nil, `CSV line 1: offset "1.5" is not a number`},
 		{"partition overflow", "g,t,3000000000,5\n", "", "", nil, `partition "3000000000" is not a number`},
@@ -124,7 +127,7 @@ func TestParseCSV(t *testing.T) {
 		{"3 columns, bad offset on line 1", "t1,0,zero\n", "g", "", nil, `CSV line 1: offset "zero" is not a number`},
 		{"3 columns, bad partition on line 1", "t1,zero,8\n", "g", "", nil, `CSV line 1: partition "zero" is not a number`},
 		{"3 columns, bad offset on line 2", "t1,0,5\nt1,1,zero\n", "g", "", nil, `CSV line 2: offset "zero" is not a number`},
-		{"4 columns missing a field, several groups", "g,t,0\n", "", "", nil, "CSV line 1: 3 fields, want 4"},
+		{"4 columns missing a field, several groups", "g,t,0\n", "", "", nil, "CSV line 1: 3 fields, want 4 (group,topic,partition,offset), or 3 (topic,partition,offset) with exactly one --group"},
 		{"bare quote", "g\"x,t,0,5\n", "", "", nil, "CSV line 1: bare \""},
 	}
 	for _, tc := range cases {

@@ -13,8 +13,8 @@ import (
 // given (the Java tool's default since Kafka 4.1).
 const DefaultTimeout = 30 * time.Second
 
-// ParseTimeout accepts a Go duration or, as the Java tool does, a number
-// of milliseconds.
+// ParseTimeout accepts a duration (ParseDuration) or, as the Java tool
+// does, a number of milliseconds.
 func ParseTimeout(s string) (time.Duration, error) {
 	if s == "" {
 		return DefaultTimeout, nil
@@ -25,9 +25,9 @@ func ParseTimeout(s string) (time.Duration, error) {
 		}
 		return time.Duration(ms) * time.Millisecond, nil
 	}
-	d, err := time.ParseDuration(s)
+	d, err := ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, Usagef("--timeout: %q is not a duration (30s, 2m) or a number of milliseconds", s)
+		return 0, Usagef("--timeout: %q is not a positive duration (%s) or a number of milliseconds", s, DurationForms)
 	}
 	return d, nil
 }
