@@ -72,6 +72,11 @@ type Warning struct {
 	Partition int32
 	// Requested is the offset asked for, before clamping.
 	Requested int64
+	// LogStart is a WarnNoRecordAfterTime partition's log start (its log
+	// end is Requested): equal, the partition is empty; below, it holds
+	// records, all older than the time asked, which Java's text does not
+	// say.
+	LogStart int64
 	// Message is the Java tool's text (without its "WARN"/"Warn: "/
 	// "Error: " prefix) or, for kcg-only warnings, kcg's.
 	Message string
@@ -530,7 +535,7 @@ func strategyTarget(st StrategySpec, group string, p Partition, times map[TopicP
 		}
 		// Java's text says "empty" even when the partition only lacks a
 		// newer record; kept for drop-in mode.
-		return p.LogEnd, ReasonNoRecordAfterTime, &Warning{Kind: WarnNoRecordAfterTime, Topic: tp.Topic, Partition: tp.Partition, Requested: p.LogEnd,
+		return p.LogEnd, ReasonNoRecordAfterTime, &Warning{Kind: WarnNoRecordAfterTime, Topic: tp.Topic, Partition: tp.Partition, Requested: p.LogEnd, LogStart: p.LogStart,
 			Message: fmt.Sprintf("Partition %d from topic %s is empty. Falling back to latest known offset.", tp.Partition, tp.Topic)}, nil
 	case StrategyFromFile:
 		target, reason, w := clamp(st.Targets[group][tp], p.LogStart, p.LogEnd, tp)
