@@ -308,14 +308,15 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 		}
 		tps = slices.AppendSeq(tps, maps.Keys(rows))
 	case req.Scope.AllTopics:
-		for _, tp := range g.allTopicsScope() {
-			if !existing.has(tp) {
-				warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
-					Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp.KafkaName())})
-				continue
+		// allTopicsScope's slice is this call's own: filtered in place.
+		tps = slices.DeleteFunc(g.allTopicsScope(), func(tp TopicPartition) bool {
+			if existing.has(tp) {
+				return false
 			}
-			tps = append(tps, tp)
-		}
+			warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
+				Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp.KafkaName())})
+			return true
+		})
 	default:
 		for _, ts := range req.Scope.Topics {
 			ps := ts.Partitions
@@ -327,7 +328,10 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 			}
 		}
 	}
-	tps = vocab.SortedPartitions(tps)
+	// tps is this call's own slice (plan-sized at --all-topics): sorted
+	// in place rather than copied.
+	vocab.SortPartitions(tps)
+	tps = slices.Compact(tps)
 	if req.Strategy.Type.IsDelete() {
 		// A delete plan lists what is lost: only partitions with a commit.
 		tps = slices.DeleteFunc(tps, func(tp TopicPartition) bool {
