@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/resetplan"
 )
 
@@ -61,5 +62,34 @@ func TestPlanByDurationEdges(t *testing.T) {
 	r = kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--by-duration", "PT876000H", "--out", f.path("old.yaml")).MustCode(t, 0)
 	if got := planTargets(t, f.path("old.yaml")); got[f.topic+"/0"] != 0 || got[f.topic+"/1"] != 0 {
 		t.Fatalf("PT876000H planned %v, want the log starts (0)\n%s", got, r.Stderr)
+	}
+}
+
+// A time past a partition's last record: Java's "Partition 0 from topic t
+// is empty" is not what happened when the partition holds records (issue
+// 30 item 16). Native plan says that its records are all older than the
+// time, and "empty" only for a partition with none; drop-in keeps Java's
+// text (dropin_test.go).
+func TestPlanNoRecordAfterTimeSaysWhy(t *testing.T) {
+	f := newResetFixture(t)
+	empty := kafkatest.UniqueName(t, "empty")
+	f.e.CreateTopic(t, empty, 1)
+	at := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	datetime := at.Format("2006-01-02T15:04:05.000")
+	r := kcgOn(t, f.e, "plan", f.group, "--topic", f.topic, "--topic", empty, "--to-datetime", datetime, "--out", f.path("late.yaml")).MustCode(t, 0)
+	for _, want := range []string{
+		fmt.Sprintf("warning: group %s: %s/0 has no record at or after %s: its records (offsets 0 to 9) are all older; planned at its log end, 10\n", f.group, f.topic, at.Format("2006-01-02T15:04:05.000Z")),
+		fmt.Sprintf("warning: group %s: %s/1 has no record at or after %s: its records (offsets 0 to 9) are all older; planned at its log end, 10\n", f.group, f.topic, at.Format("2006-01-02T15:04:05.000Z")),
+		fmt.Sprintf("warning: group %s: %s/0 is empty (log start = log end = 0): planned at its log end\n", f.group, empty),
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stderr, "from topic "+f.topic+" is empty") {
+		t.Errorf("a partition with records called empty:\n%s", r.Stderr)
+	}
+	if got := planTargets(t, f.path("late.yaml")); got[f.topic+"/0"] != 10 || got[f.topic+"/1"] != 10 || got[empty+"/0"] != 0 {
+		t.Errorf("planned %v, want the log ends", got)
 	}
 }

@@ -166,13 +166,14 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 	}
 
 	var idle []string // Empty groups: one line for all (NoActiveMembersSummary)
+	closest := closestGroups(ctx, cl, snap.Groups)
 	for _, g := range sortedByName(snap.Groups) {
 		switch {
 		case g.Err != nil:
 			fmt.Fprintf(s.Err, "kcg: group %s: %s\n", g.Name(), vocab.OneLine(g.Err.Error()))
 			failed++
 		case !g.Desc.Exists:
-			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name()))
+			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name())+closest[g.Name()])
 			failed++
 		case o.format == output.FormatTable:
 			// kcg sends every notice to stderr, so stdout holds only data.
@@ -192,8 +193,8 @@ func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
 		return err
 	}
 	unmatched := unmatchedTopics(doc, o.topics)
-	for _, a := range unmatched {
-		fmt.Fprintf(s.Err, "kcg: --topic %s matched no partition of the described groups\n", a)
+	for _, ts := range unmatched {
+		fmt.Fprintf(s.Err, "kcg: --topic %s matched no partition of the described groups%s\n", ts, closestTopics(snap.Groups, ts.Topic))
 	}
 	// Shown as "-" (null in JSON) above; the exit code says the output is
 	// incomplete, so a script does not take it for a lag of nothing. The
@@ -255,8 +256,8 @@ func describeShareGroups(ctx context.Context, cl *kafkaadmin.Client, s Streams, 
 
 // unmatchedTopics are the --topic values (as T or T:P,P) that cover no
 // partition listed in doc.
-func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSpec) []string {
-	var out []string
+func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSpec) []resetplan.TopicSpec {
+	var out []resetplan.TopicSpec
 	for _, ts := range topics {
 		hit := false
 		for _, g := range doc.Groups {
@@ -265,10 +266,59 @@ func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSp
 			})
 		}
 		if !hit {
-			out = append(out, ts.String())
+			out = append(out, ts)
 		}
 	}
 	return out
+}
+
+// closestGroups is, for each group of gs that does not exist, " (closest:
+// a, b)": the cluster's groups nearest its name, as plan names them for
+// a typo (groupops.MissingGroups, ClosestNames), to follow the Java tool's
+// "does not exist" line. Best effort: a listing that fails names none.
+func closestGroups(ctx context.Context, cl *kafkaadmin.Client, gs []groupops.Group) map[string]string {
+	var dead []string
+	for _, g := range gs {
+		if g.Err == nil && !g.Desc.Exists {
+			dead = append(dead, g.Name())
+		}
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	missing, existing, err := groupops.MissingGroups(ctx, cl, dead)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]string, len(missing))
+	for _, g := range missing {
+		if near := groupops.ClosestNames(g, existing, 3); len(near) > 0 {
+			out[g] = " (closest: " + strings.Join(near, ", ") + ")"
+		}
+	}
+	return out
+}
+
+// closestTopics is " (closest of their topics: a, b)" for a --topic that
+// matched nothing: the topics the described groups committed nearest its
+// name, none when topic is one of them (a partition list that matched
+// nothing).
+func closestTopics(gs []groupops.Group, topic string) string {
+	var topics []string
+	for _, g := range gs {
+		for tp := range g.Offsets {
+			topics = append(topics, tp.Topic)
+		}
+	}
+	slices.Sort(topics)
+	topics = slices.Compact(topics)
+	if _, found := slices.BinarySearch(topics, topic); found {
+		return ""
+	}
+	if near := groupops.ClosestNames(topic, topics, 3); len(near) > 0 {
+		return " (closest of their topics: " + strings.Join(near, ", ") + ")"
+	}
+	return ""
 }
 
 // unknownBoundsLine is the one line naming the partitions (of the topics

@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -54,5 +55,36 @@ func TestDescribeTopicPartitionsAndUnmatched(t *testing.T) {
 	r = kcg(t, "describe", f.group, "--topic", f.topic+":x", "--bootstrap-server", "127.0.0.1:1").MustCode(t, 64)
 	if !strings.Contains(r.Stderr, `invalid --topic "`+f.topic+`:x"`) {
 		t.Fatalf("stderr: %q", r.Stderr)
+	}
+}
+
+// A mistyped group or --topic in describe is named with the closest
+// names, as plan names a mistyped group (issue 30 item 17): the Java
+// tool's "does not exist" line and exit 1 stay, the closest groups follow
+// on that line; a --topic that matched nothing names the closest topics
+// the described groups committed.
+func TestDescribeTypoNamesClosest(t *testing.T) {
+	f := newResetFixture(t)
+	typo := f.group[:len(f.group)-1] + "x" + f.group[len(f.group)-1:]
+	r := kcgOn(t, f.e, "describe", typo).MustCode(t, 1)
+	want := fmt.Sprintf("Error: Consumer group '%s' does not exist. (closest: %s", typo, f.group)
+	if !strings.Contains(r.Stderr, want) || strings.Count(r.Stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want one line starting %q", r.Stderr, want)
+	}
+	// Far from every group: Java's line alone.
+	r = kcgOn(t, f.e, "describe", "zz").MustCode(t, 1)
+	if r.Stderr != "Error: Consumer group 'zz' does not exist.\n" {
+		t.Errorf("stderr %q", r.Stderr)
+	}
+
+	mistyped := f.topic[:len(f.topic)-2] + f.topic[len(f.topic)-1:]
+	r = kcgOn(t, f.e, "describe", f.group, "--topic", mistyped).MustCode(t, 1)
+	if want := fmt.Sprintf("kcg: --topic %s matched no partition of the described groups (closest of their topics: %s)\n", mistyped, f.topic); !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr %q lacks %q", r.Stderr, want)
+	}
+	// The topic exists, its partition 7 does not: no topic to suggest.
+	r = kcgOn(t, f.e, "describe", f.group, "--topic", f.topic+":7").MustCode(t, 1)
+	if !strings.Contains(r.Stderr, "--topic "+f.topic+":7 matched no partition of the described groups\n") {
+		t.Errorf("stderr %q", r.Stderr)
 	}
 }

@@ -263,7 +263,7 @@ func runPlan(c *cli.Context, s Streams, o planOptions) error {
 		if quietWarning(w, o.request.Strategy) {
 			continue
 		}
-		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w))
+		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w, plan.Strategy))
 	}
 	if err := refuseEmptyPlan(plan, groups); err != nil {
 		return err
@@ -402,10 +402,25 @@ func nothingWhy(groups []string) string {
 	return fmt.Sprintf("the %d groups have no partition", len(groups))
 }
 
-// planWarning renders a Build warning for kcg's stderr.
-func planWarning(w resetplan.Warning) string {
-	if w.Kind == resetplan.WarnGroupActive {
+// planWarning renders a Build warning of a plan of strategy st for kcg's
+// stderr.
+func planWarning(w resetplan.Warning, st resetplan.Strategy) string {
+	switch w.Kind {
+	case resetplan.WarnGroupActive:
 		return fmt.Sprintf("group %s has active members: planning is fine, but apply will refuse until its consumers are stopped", w.Group)
+	case resetplan.WarnNoRecordAfterTime:
+		// Java says "is empty" for a partition whose records are all
+		// older than the time too (drop-in keeps its text).
+		tp := vocab.TopicPartition{Topic: w.Topic, Partition: w.Partition}
+		if w.LogStart >= w.Requested {
+			return fmt.Sprintf("group %s: %s is empty (log start = log end = %d): planned at its log end", w.Group, tp, w.Requested)
+		}
+		at := st.Datetime
+		if at.IsZero() {
+			at = st.ResolvedTime
+		}
+		return fmt.Sprintf("group %s: %s has no record at or after %s: its records (offsets %d to %d) are all older; planned at its log end, %d",
+			w.Group, tp, at.UTC().Format("2006-01-02T15:04:05.000Z"), w.LogStart, w.Requested-1, w.Requested)
 	}
 	return w.Message
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -963,5 +964,35 @@ func diAwkPipe(t *testing.T, e *kafkatest.Env) {
 	javaSum := strings.TrimSpace(string(javaOut))
 	if got := strings.TrimSpace(string(out)); got != javaSum || javaSum != "14" {
 		t.Fatalf("awk over kcg: %q, over java: %q (want 14)", got, javaSum)
+	}
+}
+
+// Issue 30 item 20: drop-in --describe's offsets view orders its rows as
+// the Java tool does, by member (most partitions first, ties in the
+// broker's member order, not by member id), every line as Java's.
+// Four members of one partition each: all tie.
+func TestDropInDescribeOffsetsMemberOrder(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	e.RequireReal(t, "compares drop-in --describe's row order with the real Java kafka-consumer-groups")
+	topic := diTopic(t, e, "t", 4, 3)
+	g := kafkatest.UniqueName(t, "g")
+	for range 4 {
+		e.ClassicMember(t, g, topic)
+	}
+	for _, view := range [][]string{nil, {"--offsets", "--verbose"}} {
+		j, k := diBoth(t, e, 0, 0, append([]string{"--describe", "--group", g}, view...)...)
+		diSame(t, fmt.Sprintf("%q stdout", view), j.Stdout, k.Stdout)
+		var ids []string
+		for _, l := range strings.Split(j.Stdout, "\n") {
+			if f := strings.Fields(l); len(f) > 6 && f[0] == g {
+				ids = append(ids, f[len(f)-3])
+			}
+		}
+		if len(ids) != 4 {
+			t.Fatalf("Java printed %d member rows, want 4:\n%s", len(ids), j.Stdout)
+		}
+		if slices.IsSorted(ids) {
+			t.Logf("the broker happened to list the members in id order: this run does not tell the two orders apart")
+		}
 	}
 }

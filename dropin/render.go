@@ -112,12 +112,14 @@ func javaDescribeOffsets(w io.Writer, group string, rows []javaOffsetRow, verbos
 
 // offsetRowsForJava returns d's offsets in the Java tool's row order
 // (ConsumerGroupCommand.collectGroupsOffsets): the members that own
-// partitions, most partitions first (ties in d's member order, which after
-// Sort is by member id; Java keeps the broker's order), each member's
-// partitions by (topic, partition); then the committed partitions no
-// member owns, by (topic, partition), with "-" for the member columns.
-// Members without partitions produce no row, as in Java.
-func offsetRowsForJava(d output.GroupDescription) []javaOffsetRow {
+// partitions, most partitions first, ties in the broker's order (order:
+// member id → place in the broker's answer; Java's sort is stable over
+// the members as the broker listed them; members order does not know
+// keep d's order, by member id, after them), each member's partitions by
+// (topic, partition); then the committed partitions no member owns, by
+// (topic, partition), with "-" for the member columns. Members without
+// partitions produce no row, as in Java.
+func offsetRowsForJava(d output.GroupDescription, order map[string]int) []javaOffsetRow {
 	byMember := map[string][]output.PartitionOffset{}
 	var unowned []output.PartitionOffset
 	known := map[string]bool{}
@@ -132,7 +134,15 @@ func offsetRowsForJava(d output.GroupDescription) []javaOffsetRow {
 		}
 	}
 	members := slices.Clone(d.Members)
-	slices.SortStableFunc(members, func(a, b output.Member) int { return cmp.Compare(b.NumPartitions(), a.NumPartitions()) })
+	place := func(m output.Member) int {
+		if i, ok := order[m.MemberID]; ok {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(members, func(a, b output.Member) int {
+		return cmp.Or(cmp.Compare(b.NumPartitions(), a.NumPartitions()), cmp.Compare(place(a), place(b)))
+	})
 	byTP := func(a, b output.PartitionOffset) int {
 		return cmp.Or(cmp.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	}
@@ -324,6 +334,11 @@ func javaTypeName(t *string) string {
 	return strings.ToUpper((*t)[:1]) + strings.ToLower((*t)[1:])
 }
 
+// memberOrder is, per group, each member's place in the broker's
+// describe answer (kafkaadmin.Member.Position), for the Java row order of
+// the offsets view; nil: member id order.
+type memberOrder map[string]map[string]int
+
 // javaDescribe writes groups as `kafka-consumer-groups --describe` does,
 // in the order given (Java prints them sorted by group id, as Sort does):
 // per group first the state message of ConsumerGroupCommand
@@ -333,7 +348,7 @@ func javaTypeName(t *string) string {
 // the caller reports them. A state the Java tool does not know (including
 // an unknown, nil state) is an error with Java's message, which Java
 // reports through its generic error path.
-func javaDescribe(stdout, stderr io.Writer, l output.GroupDescriptionList, view output.View, verbose bool) error {
+func javaDescribe(stdout, stderr io.Writer, l output.GroupDescriptionList, view output.View, verbose bool, order memberOrder) error {
 	for _, g := range l.Groups {
 		if g.Error != nil {
 			continue
@@ -356,7 +371,7 @@ func javaDescribe(stdout, stderr io.Writer, l output.GroupDescriptionList, view 
 		switch view {
 		case output.ViewOffsets:
 			if !dead {
-				err = javaDescribeOffsets(stdout, g.Group, offsetRowsForJava(g), verbose)
+				err = javaDescribeOffsets(stdout, g.Group, offsetRowsForJava(g, order[g.Group]), verbose)
 			}
 		case output.ViewMembers:
 			err = javaDescribeMembers(stdout, g.Group, memberRowsForJava(g), verbose)

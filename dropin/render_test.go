@@ -177,7 +177,7 @@ func TestJavaGoldens(t *testing.T) {
 			// stdout and stderr in one golden, marked, so both streams and
 			// what goes where are pinned.
 			var out, errOut bytes.Buffer
-			if err := javaDescribe(&out, &errOut, l, view, verbose); err != nil {
+			if err := javaDescribe(&out, &errOut, l, view, verbose, nil); err != nil {
 				return err
 			}
 			b.WriteString("--- stdout\n")
@@ -257,7 +257,7 @@ func TestJavaGoldens(t *testing.T) {
 
 func TestJavaDescribeStreamsAndStates(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if err := javaDescribe(&out, &errOut, fixture[output.GroupDescriptionList](t, "describe.json"), output.ViewOffsets, false); err != nil {
+	if err := javaDescribe(&out, &errOut, fixture[output.GroupDescriptionList](t, "describe.json"), output.ViewOffsets, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if want := "\nConsumer group 'billing' has no active members.\n"; errOut.String() != want {
@@ -277,7 +277,7 @@ func TestJavaDescribeStreamsAndStates(t *testing.T) {
 	rebalancing := output.NewGroupDescriptionList([]output.GroupDescription{{Group: "g", State: output.Ptr("PreparingRebalance")}})
 	out.Reset()
 	errOut.Reset()
-	if err := javaDescribe(&out, &errOut, rebalancing, output.ViewState, false); err != nil {
+	if err := javaDescribe(&out, &errOut, rebalancing, output.ViewState, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if errOut.String() != "\nWarning: Consumer group 'g' is rebalancing.\n" || !strings.Contains(out.String(), "PreparingRebalance") {
@@ -285,7 +285,7 @@ func TestJavaDescribeStreamsAndStates(t *testing.T) {
 	}
 
 	unknown := output.NewGroupDescriptionList([]output.GroupDescription{{Group: "g"}})
-	err := javaDescribe(&out, &errOut, unknown, output.ViewState, false)
+	err := javaDescribe(&out, &errOut, unknown, output.ViewState, false, nil)
 	if err == nil || err.Error() != "Expected a valid consumer group state, but found 'Unknown'." {
 		t.Errorf("unknown state: %v", err)
 	}
@@ -308,7 +308,7 @@ func TestOffsetRowsForJavaOrder(t *testing.T) {
 		},
 	}
 	var got []string
-	for _, r := range offsetRowsForJava(d) {
+	for _, r := range offsetRowsForJava(d, nil) {
 		got = append(got, r.Topic+"-"+string(rune('0'+r.Partition))+"@"+output.StringCell(r.ConsumerID))
 	}
 	// Member b owns more partitions, so it comes first; unowned partitions
@@ -316,6 +316,18 @@ func TestOffsetRowsForJavaOrder(t *testing.T) {
 	want := "t-0@b t-1@b t-3@a a-9@- s-5@-"
 	if strings.Join(got, " ") != want {
 		t.Errorf("got %v, want %s", got, want)
+	}
+
+	// Members with as many partitions: in the broker's order (issue 30
+	// item 20), here d (place 0) before a (place 1), not by member id.
+	d.Members = append(d.Members, output.Member{MemberID: "d", Assignments: []output.TopicPartitions{{Topic: "t", Partitions: []int32{2}}}})
+	d.Offsets = append(d.Offsets, output.PartitionOffset{Topic: "t", Partition: 2, MemberID: output.Ptr("d")})
+	got = got[:0]
+	for _, r := range offsetRowsForJava(d, map[string]int{"d": 0, "a": 1, "b": 2, "c": 3}) {
+		got = append(got, r.Topic+"-"+string(rune('0'+r.Partition))+"@"+output.StringCell(r.ConsumerID))
+	}
+	if want := "t-0@b t-1@b t-2@d t-3@a a-9@- s-5@-"; strings.Join(got, " ") != want {
+		t.Errorf("in the broker's order: got %v, want %s", got, want)
 	}
 }
 

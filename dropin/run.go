@@ -190,7 +190,7 @@ func (d *dropIn) describe() error {
 			g.Error, g.State = nil, output.Ptr(vocab.StateDead)
 		}
 	}
-	if err := javaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose")); err != nil {
+	if err := javaDescribe(d.s.Out, d.s.Err, doc, view, d.a.Has("verbose"), memberOrderOf(snap)); err != nil {
 		if app.OutputClosed(err) {
 			return err
 		}
@@ -200,6 +200,22 @@ func (d *dropIn) describe() error {
 		return app.Silent(app.ExitError)
 	}
 	return nil
+}
+
+// memberOrderOf is snap's memberOrder.
+func memberOrderOf(snap *groupops.Snapshot) memberOrder {
+	out := memberOrder{}
+	for _, g := range snap.Groups {
+		if len(g.Desc.Members) == 0 {
+			continue
+		}
+		m := make(map[string]int, len(g.Desc.Members))
+		for _, mem := range g.Desc.Members {
+			m[mem.MemberID] = mem.Position
+		}
+		out[g.Name()] = m
+	}
+	return out
 }
 
 // javaErrorText is what the Java tool prints for a failed group or

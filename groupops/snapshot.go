@@ -211,15 +211,20 @@ func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition
 
 // planInputs are the plan-time view of groups: type, state, members and
 // committed offsets. A group that could not be read fails the whole plan:
-// a plan must not silently leave out a group the operator named.
+// a plan must not silently leave out a group the operator named. It
+// consumes gs: each group's Offsets map is dropped once copied, so the
+// two maps of a plan's 128,000 partitions are not both held to the end
+// (plan's peak memory, docs/benchmarks.md); its callers read gs no more.
 func planInputs(gs []Group) ([]resetplan.GroupSnapshot, error) {
 	out := make([]resetplan.GroupSnapshot, 0, len(gs))
-	for _, g := range gs {
+	for i := range gs {
+		g := gs[i]
+		gs[i].Offsets = nil
 		if g.Err != nil {
 			return nil, fmt.Errorf("group %s: %w", g.Name(), g.Err)
 		}
 		d := g.Desc
-		snap := resetplan.GroupSnapshot{Group: d.Group, Type: d.Type, State: d.State, Members: len(d.Members), Committed: map[TopicPartition]int64{}}
+		snap := resetplan.GroupSnapshot{Group: d.Group, Type: d.Type, State: d.State, Members: len(d.Members), Committed: make(map[TopicPartition]int64, len(g.Offsets))}
 		if !d.Exists {
 			// A group that does not exist yet can be planned: apply
 			// creates its offsets, as the Java tool's --execute does.

@@ -239,6 +239,10 @@ type Member struct {
 	// DecodeErr is set when the member's classic metadata could not be
 	// decoded; the member is still reported.
 	DecodeErr error
+	// Position is the member's place in the broker's answer (Members is
+	// sorted by id): drop-in mode prints members with as many partitions
+	// in that order, as the Java tool does.
+	Position int
 }
 
 // HasMembers reports whether the group has active members.
@@ -414,8 +418,8 @@ func (c *Client) classicGroupDescription(broker int32, g *kmsg.DescribeGroupsRes
 		Assignor:     g.Protocol,
 		Coordinator:  c.brokerOrID(broker),
 	}
-	for _, m := range g.Members {
-		mem := Member{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost}
+	for i, m := range g.Members {
+		mem := Member{MemberID: m.MemberID, InstanceID: m.InstanceID, ClientID: m.ClientID, ClientHost: m.ClientHost, Position: i}
 		// Only "consumer" groups use ConsumerProtocol; Connect workers and
 		// others put their own bytes there.
 		if g.ProtocolType == protocolTypeConsumer {
@@ -476,9 +480,10 @@ func (c *Client) consumerGroupDescription(ctx context.Context, broker int32, g *
 		slices.SortFunc(out, func(a, b TopicPartitions) int { return cmp.Compare(a.Topic, b.Topic) })
 		return out, nil
 	}
-	for _, m := range g.Members {
+	for i, m := range g.Members {
 		mepoch := m.MemberEpoch
 		mem := Member{
+			Position:    i,
 			MemberID:    m.MemberID,
 			InstanceID:  m.InstanceID,
 			ClientID:    m.ClientID,

@@ -53,49 +53,63 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 			fmt.Fprintf(w, "new group %s: it did not exist when the plan was made; apply creates it\n", g.Group)
 		}
 	}
-	impact := resetplan.ComputeImpact(p)
-	header := []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}
-	var rows [][]string
-	outsideAll := 0
-	for gi, g := range p.Groups {
-		gimp := impact.Groups[gi]
-		outside := 0
-		for pi, pt := range g.Partitions {
-			target, effect := "delete", impactText(gimp.Partitions[pi])
-			if t, ok := pt.TargetOffset(); ok {
-				target = strconv.FormatInt(t, 10)
-				if t < pt.LogStart || t > pt.LogEnd {
-					// A hand-edited plan: no replay count means anything
-					// for an offset the log does not have; apply refuses it.
-					effect = "outside the log: apply refuses"
-					outside++
-					pimp := gimp.Partitions[pi]
-					if pimp.Replay != nil {
-						gimp.Replay -= *pimp.Replay
-						gimp.Skip -= *pimp.Skip
-						impact.Replay -= *pimp.Replay
-						impact.Skip -= *pimp.Skip
-					}
-				}
-			}
-			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target,
-				strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), effect})
-		}
-		total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent) + outsideText(outside)
-		outsideAll += outside
-		if p.IsNew(g) {
-			total = "new group, " + total
-		}
-		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", total})
-	}
-	if len(p.Groups) > 1 {
-		rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", totalText(impact.Replay, impact.Skip, impact.NoCurrent) + outsideText(outsideAll)})
-	}
-	if len(rows) == 0 {
+	if len(p.Groups) == 0 {
 		_, err := fmt.Fprintln(w, "the plan changes no partition")
 		return err
 	}
-	return renderTable(w, header, rows)
+	impact := resetplan.ComputeImpact(p)
+	header := []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}
+	// The rows are made on the fly, twice (renderRows): a plan of
+	// 128,000 partitions held as cells cost 30 MB of plan's peak memory.
+	rows := func(yield func([]string) bool) {
+		row := make([]string, len(header))
+		all := impact // the totals, less the targets outside the log
+		outsideAll := 0
+		for gi, g := range p.Groups {
+			gimp := impact.Groups[gi]
+			outside := 0
+			for pi, pt := range g.Partitions {
+				target, effect := "delete", impactText(gimp.Partitions[pi])
+				if t, ok := pt.TargetOffset(); ok {
+					target = strconv.FormatInt(t, 10)
+					if t < pt.LogStart || t > pt.LogEnd {
+						// A hand-edited plan: no replay count means anything
+						// for an offset the log does not have; apply refuses it.
+						effect = "outside the log: apply refuses"
+						outside++
+						pimp := gimp.Partitions[pi]
+						if pimp.Replay != nil {
+							gimp.Replay -= *pimp.Replay
+							gimp.Skip -= *pimp.Skip
+							all.Replay -= *pimp.Replay
+							all.Skip -= *pimp.Skip
+						}
+					}
+				}
+				row[0], row[1], row[2], row[3], row[4] = g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), IntCell(pt.Current), target
+				row[5], row[6], row[7], row[8] = strconv.FormatInt(pt.LogStart, 10), strconv.FormatInt(pt.LogEnd, 10), string(pt.Reason), effect
+				if !yield(row) {
+					return
+				}
+			}
+			total := totalText(gimp.Replay, gimp.Skip, gimp.NoCurrent) + outsideText(outside)
+			outsideAll += outside
+			if p.IsNew(g) {
+				total = "new group, " + total
+			}
+			row[0], row[1], row[8] = g.Group, totalMarker, total
+			clear(row[2:8])
+			if !yield(row) {
+				return
+			}
+		}
+		if len(p.Groups) > 1 {
+			clear(row)
+			row[0], row[8] = "(all groups)", totalText(all.Replay, all.Skip, all.NoCurrent)+outsideText(outsideAll)
+			yield(row)
+		}
+	}
+	return renderRows(w, header, rows)
 }
 
 func strategyText(s resetplan.Strategy) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,8 +51,7 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 		}
 	}
 	if plainCells(header, rows) {
-		_, err := w.Write(renderPlain(header, rows))
-		return err
+		return renderPlain(w, header, rows)
 	}
 	return renderTablewriter(w, header, rows)
 }
@@ -111,9 +111,8 @@ func cellWidth(s string) int {
 // groups of 16 partitions (17,000 rows); this takes a few milliseconds.
 // Every column is as wide as its widest cell plus columnGap; each line's
 // trailing blanks are trimmed.
-func renderPlain(header []string, rows [][]string) []byte {
+func renderPlain(w io.Writer, header []string, rows [][]string) error {
 	widths := make([]int, len(header))
-	size := 0
 	for i, h := range header {
 		widths[i] = cellWidth(h)
 	}
@@ -122,13 +121,57 @@ func renderPlain(header []string, rows [][]string) []byte {
 			widths[i] = max(widths[i], cellWidth(c))
 		}
 	}
-	for _, wd := range widths {
-		size += wd + len(columnGap)
+	return writePlain(w, header, widths, slices.Values(rows))
+}
+
+// renderRows is renderTable over rows that renderRows walks twice (the
+// widths, then the lines) instead of holding them: for tables too large
+// to keep as [][]string, plan's summary of 128,000 partitions (30 MB of
+// cells, docs/benchmarks.md). rows may reuse one slice for every row.
+// A table that is not plain is collected and goes to renderTable.
+func renderRows(w io.Writer, header []string, rows iter.Seq[[]string]) error {
+	widths := make([]int, len(header))
+	for i, h := range header {
+		widths[i] = cellWidth(h)
 	}
-	out := make([]byte, 0, size*(len(rows)+1))
+	plain, n := plainCells(header, nil), 0
+	for r := range rows {
+		n++
+		if plain && len(r) != len(header) {
+			plain = false
+		}
+		for i, c := range r {
+			if !plain {
+				break
+			}
+			c = vocab.Printable(c)
+			plain = plainCell(c)
+			widths[i] = max(widths[i], cellWidth(c))
+		}
+	}
+	switch {
+	case n == 0:
+		return nil
+	case !plain:
+		all := make([][]string, 0, n)
+		for r := range rows {
+			all = append(all, slices.Clone(r))
+		}
+		return renderTable(w, header, all)
+	}
+	return writePlain(w, header, widths, rows)
+}
+
+// writePlain writes the header and rows of plain cells (each through
+// vocab.Printable: nothing to escape in a plain cell, so no copy) in
+// columns of widths, to w in writes of whole lines of about plainChunk
+// bytes, never the whole table at once.
+func writePlain(w io.Writer, header []string, widths []int, rows iter.Seq[[]string]) error {
+	out := make([]byte, 0, plainChunk+256)
 	line := func(cells []string) {
 		start := len(out)
 		for i, c := range cells {
+			c = vocab.Printable(c)
 			out = append(out, c...)
 			for n := cellWidth(c); n < widths[i]; n++ {
 				out = append(out, ' ')
@@ -142,11 +185,22 @@ func renderPlain(header []string, rows [][]string) []byte {
 		out = append(out[:end], '\n')
 	}
 	line(header)
-	for _, r := range rows {
+	for r := range rows {
+		if len(out) >= plainChunk {
+			if _, err := w.Write(out); err != nil {
+				return err
+			}
+			out = out[:0]
+		}
 		line(r)
 	}
-	return out
+	_, err := w.Write(out)
+	return err
 }
+
+// plainChunk is about how many bytes of whole lines renderPlain writes at
+// once.
+const plainChunk = 64 << 10
 
 // renderTablewriter is renderTable through tablewriter, for cells that are
 // not plain ASCII (display widths, escapes, multi-line cells).

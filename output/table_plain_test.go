@@ -2,9 +2,15 @@ package output
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"math/rand"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kcg-dev/kcg/resetplan"
 )
 
 // renderPlain must lay out plain ASCII tables byte for byte as tablewriter
@@ -61,8 +67,11 @@ func TestRenderPlainMatchesTablewriter(t *testing.T) {
 		if err := renderTablewriter(&want, tc.header, tc.rows); err != nil {
 			t.Fatal(err)
 		}
-		got := string(renderPlain(tc.header, tc.rows))
-		if got != want.String() {
+		var buf bytes.Buffer
+		if err := renderPlain(&buf, tc.header, tc.rows); err != nil {
+			t.Fatal(err)
+		}
+		if got := buf.String(); got != want.String() {
 			t.Fatalf("table %d: header %q rows %q\nrenderPlain:\n%s\ntablewriter:\n%s", i, tc.header, tc.rows, got, want.String())
 		}
 	}
@@ -91,7 +100,7 @@ func BenchmarkOffsetsTable17000Rows(b *testing.B) {
 		name string
 		fn   func() error
 	}{
-		{"plain", func() error { _ = renderPlain(header, rows); return nil }},
+		{"plain", func() error { return renderPlain(io.Discard, header, rows) }},
 		{"tablewriter", func() error { var buf bytes.Buffer; return renderTablewriter(&buf, header, rows) }},
 	} {
 		b.Run(impl.name, func(b *testing.B) {
@@ -103,3 +112,85 @@ func BenchmarkOffsetsTable17000Rows(b *testing.B) {
 		})
 	}
 }
+
+// TestPlanSummaryStreams: a large plan's summary goes out in writes of
+// whole lines of about plainChunk bytes, never as one buffer of the whole
+// table (15 MB at 128,000 partitions: docs/benchmarks.md), and reads the
+// same as the table renderTable makes of the same rows.
+func TestPlanSummaryStreams(t *testing.T) {
+	p := &resetplan.Plan{Strategy: resetplan.Strategy{Type: resetplan.StrategyShiftBy}}
+	for g := range 40 {
+		grp := resetplan.Group{Group: fmt.Sprintf("g-%03d", g)}
+		for i := range 200 {
+			cur, target := int64(100+i), int64(95+i)
+			if i == 7 {
+				target = 10_000 // outside the log: left out of the totals
+			}
+			grp.Partitions = append(grp.Partitions, resetplan.Partition{Topic: "payments", Partition: int32(i), Current: &cur, Target: &target, LogEnd: 1000, Reason: resetplan.ReasonResolved})
+		}
+		p.Groups = append(p.Groups, grp)
+	}
+	var writes []int
+	var got bytes.Buffer
+	err := writePlanSummary(writerFunc(func(b []byte) (int, error) {
+		writes = append(writes, len(b))
+		if len(b) > 1000 && b[len(b)-1] != '\n' {
+			t.Errorf("a write ends inside a line: %q", b[max(0, len(b)-20):])
+		}
+		return got.Write(b)
+	}), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := slices.Max(writes); n > plainChunk+4096 || len(writes) < got.Len()/(plainChunk+4096) {
+		t.Errorf("%d bytes in %d writes, the largest %d: want writes of about %d", got.Len(), len(writes), n, plainChunk)
+	}
+	// The same rows held whole, through renderTable.
+	var rows [][]string
+	for _, g := range p.Groups {
+		for _, pt := range g.Partitions {
+			effect := "replay 5"
+			if pt.Partition == 7 {
+				effect = "outside the log: apply refuses"
+			}
+			rows = append(rows, []string{g.Group, pt.Topic, strconv.Itoa(int(pt.Partition)), strconv.FormatInt(*pt.Current, 10), strconv.FormatInt(*pt.Target, 10), "0", "1000", "resolved", effect})
+		}
+		rows = append(rows, []string{g.Group, totalMarker, "", "", "", "", "", "", "replay 995, skip 0, 1 outside the log"})
+	}
+	rows = append(rows, []string{"(all groups)", "", "", "", "", "", "", "", "replay 39800, skip 0, 40 outside the log"})
+	var want bytes.Buffer
+	fmt.Fprintf(&want, "cluster  (), strategy shift-by\n")
+	if err := renderTable(&want, []string{"GROUP", "TOPIC", "PARTITION", "CURRENT", "TARGET", "LOG-START", "LOG-END", "REASON", "IMPACT"}, rows); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("summary differs from renderTable's table:\n%.600s\nwant:\n%.600s", got.String(), want.String())
+	}
+}
+
+// TestRenderRowsNotPlain: a table renderRows cannot lay out itself (a
+// wide rune) is collected and goes through tablewriter, each row whole
+// although the iterator reuses one slice.
+func TestRenderRowsNotPlain(t *testing.T) {
+	rows := [][]string{{"grüppe-组", "a"}, {"b", "\x1b[2K"}, {"c", "d"}}
+	var want, got bytes.Buffer
+	if err := renderTable(&want, []string{"A", "B"}, slices.Clone(rows)); err != nil {
+		t.Fatal(err)
+	}
+	err := renderRows(&got, []string{"A", "B"}, func(yield func([]string) bool) {
+		row := make([]string, 2)
+		for _, r := range rows {
+			copy(row, r)
+			if !yield(row) {
+				return
+			}
+		}
+	})
+	if err != nil || got.String() != want.String() {
+		t.Errorf("renderRows = %v\n%s\nwant\n%s", err, got.String(), want.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

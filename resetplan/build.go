@@ -72,6 +72,11 @@ type Warning struct {
 	Partition int32
 	// Requested is the offset asked for, before clamping.
 	Requested int64
+	// LogStart is a WarnNoRecordAfterTime partition's log start (its log
+	// end is Requested): equal, the partition is empty; below, it holds
+	// records, all older than the time asked, which Java's text does not
+	// say.
+	LogStart int64
 	// Message is the Java tool's text (without its "WARN"/"Warn: "/
 	// "Error: " prefix) or, for kcg-only warnings, kcg's.
 	Message string
@@ -303,14 +308,15 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 		}
 		tps = slices.AppendSeq(tps, maps.Keys(rows))
 	case req.Scope.AllTopics:
-		for _, tp := range g.allTopicsScope() {
-			if !existing.has(tp) {
-				warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
-					Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp.KafkaName())})
-				continue
+		// allTopicsScope's slice is this call's own: filtered in place.
+		tps = slices.DeleteFunc(g.allTopicsScope(), func(tp TopicPartition) bool {
+			if existing.has(tp) {
+				return false
 			}
-			tps = append(tps, tp)
-		}
+			warnings = append(warnings, Warning{Kind: WarnPartitionGone, Group: g.Group, Topic: tp.Topic, Partition: tp.Partition,
+				Message: fmt.Sprintf("Group %s has a committed offset for partition %s, which no longer exists; it is left out of the plan.", g.Group, tp.KafkaName())})
+			return true
+		})
 	default:
 		for _, ts := range req.Scope.Topics {
 			ps := ts.Partitions
@@ -322,7 +328,10 @@ func groupPartitions(req Request, g GroupSnapshot, existing topicPartitions) ([]
 			}
 		}
 	}
-	tps = vocab.SortedPartitions(tps)
+	// tps is this call's own slice (plan-sized at --all-topics): sorted
+	// in place rather than copied.
+	vocab.SortPartitions(tps)
+	tps = slices.Compact(tps)
 	if req.Strategy.Type.IsDelete() {
 		// A delete plan lists what is lost: only partitions with a commit.
 		tps = slices.DeleteFunc(tps, func(tp TopicPartition) bool {
@@ -530,7 +539,7 @@ func strategyTarget(st StrategySpec, group string, p Partition, times map[TopicP
 		}
 		// Java's text says "empty" even when the partition only lacks a
 		// newer record; kept for drop-in mode.
-		return p.LogEnd, ReasonNoRecordAfterTime, &Warning{Kind: WarnNoRecordAfterTime, Topic: tp.Topic, Partition: tp.Partition, Requested: p.LogEnd,
+		return p.LogEnd, ReasonNoRecordAfterTime, &Warning{Kind: WarnNoRecordAfterTime, Topic: tp.Topic, Partition: tp.Partition, Requested: p.LogEnd, LogStart: p.LogStart,
 			Message: fmt.Sprintf("Partition %d from topic %s is empty. Falling back to latest known offset.", tp.Partition, tp.Topic)}, nil
 	case StrategyFromFile:
 		target, reason, w := clamp(st.Targets[group][tp], p.LogStart, p.LogEnd, tp)

@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -21,19 +22,7 @@ import (
 // through it (output's renderTable, PrintableWriter on stderr, kcg watch's
 // screen); JSON, YAML and CSV keep the exact name.
 func Printable(s string) string {
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafeRune(r, n) {
-			break
-		}
-		i += n
-	}
+	i := printablePrefix(s)
 	if i == len(s) {
 		return s
 	}
@@ -103,21 +92,62 @@ func NewPrintableWriter(w io.Writer) *PrintableWriter {
 }
 
 // Write writes p with every line through Printable. It reports len(p)
-// written when the escaped text was written whole.
+// written when the escaped text was written whole. Lines that need no
+// escape are written from b as they are, in one Write for a run of them:
+// nothing is copied for them (the summary of a plan of 128,000
+// partitions is 15 MB on stderr; copying it through a string and a
+// growing builder took 60 MB of plan's peak memory, docs/benchmarks.md).
 func (p *PrintableWriter) Write(b []byte) (int, error) {
-	s := string(b)
-	var out strings.Builder
-	for line := range strings.Lines(s) {
-		body, nl := strings.CutSuffix(line, "\n")
-		out.WriteString(Printable(body))
-		if nl {
-			out.WriteByte('\n')
+	clean := 0 // b[clean:at] is clean text not written yet
+	for at := 0; at < len(b); {
+		end := len(b)
+		if i := bytes.IndexByte(b[at:], '\n'); i >= 0 {
+			end = at + i
 		}
+		if line := b[at:end]; printablePrefix(line) < len(line) {
+			if err := p.writeRaw(b[clean:at]); err != nil {
+				return clean, err
+			}
+			if _, err := io.WriteString(p.w, Printable(string(line))); err != nil {
+				return at, err
+			}
+			clean = end // the line break, if any, goes with the next run
+		}
+		at = end + 1
 	}
-	if _, err := io.WriteString(p.w, out.String()); err != nil {
-		return 0, err
+	if err := p.writeRaw(b[clean:]); err != nil {
+		return clean, err
 	}
 	return len(b), nil
+}
+
+// writeRaw writes b, if any, to the stream beneath.
+func (p *PrintableWriter) writeRaw(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	_, err := p.w.Write(b)
+	return err
+}
+
+// printablePrefix is the length of s's longest prefix that Printable
+// keeps as it is (len(s) when s needs no escape), without allocating.
+func printablePrefix[T string | []byte](s T) int {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		r, n := utf8.DecodeRune(buf[:copy(buf[:], s[i:])])
+		if unsafeRune(r, n) {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // Raw is the writer beneath p.
