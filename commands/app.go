@@ -68,6 +68,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 		return app.ExitUsage
 	}
 	args = normalizeArgs(cliApp, args)
+	cliApp.Metadata = map[string]any{argsKey: args} // typedFlags reads them
 	err := cliApp.RunContext(ctx, args)
 	if err == nil {
 		return app.ExitOK
