@@ -54,6 +54,8 @@ func applyCommand(s Streams) *cli.Command {
 			"commits a few groups at a time in plan order, reads every offset back, and\n" +
 			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
 			"groups in flight finish and are reported, no other group starts.\n" +
+			"It then watches the written offsets for --settle (2s): one that a consumer\n" +
+			"outside the group (assign()) overwrites is reported overwritten, exit 4.\n" +
 			"With --wait-empty, active groups are waited for (polled every second)\n" +
 			"instead of refused; still active when the wait ends: exit 3, nothing written.\n\n" +
 			"Before connecting: --policy (and the profile's policy:) refuses a plan its\n" +
@@ -118,7 +120,7 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 
 // defaultSettle is how long apply watches the offsets it wrote without
 // --settle (a variable for tests: export_test.go).
-var defaultSettle = 2 * time.Second
+var defaultSettle = groupops.DefaultSettle
 
 // normalizeDigest accepts a digest with or without its "sha256:" prefix.
 func normalizeDigest(d string) string {

@@ -14,6 +14,10 @@ import (
 // offset: something commits to the group without being a member of it.
 const Overwritten Outcome = "overwritten"
 
+// DefaultSettle is how long kcg apply (without --settle) and drop-in
+// --execute watch the offsets they wrote.
+const DefaultSettle = 2 * time.Second
+
 // DefaultSettleInterval is how often Settle reads the written offsets.
 const DefaultSettleInterval = 200 * time.Millisecond
 
@@ -45,25 +49,27 @@ type watched struct {
 	target      *int64
 }
 
-// Settle watches, for o.For, the offsets res (Apply of c) wrote and read back at their
-// targets, reading them again every o.Interval (batched OffsetFetch, as
-// the read-back). The groups apply writes have no members (apply refuses
-// the others), so a member's commit cannot undo the write; but a consumer
-// that commits without joining the group (assign() and commitSync, or a
-// stream processor committing the same way) is invisible to
-// DescribeGroups, and commits its own positions again within its commit
-// interval. A partition that reads back anything but its target during
-// the watch is marked Overwritten (After: the offset seen), its group too,
-// with an error saying what happened, and res.FailedAt moves to the first
-// such group in plan order if it comes before. Share groups are not
-// watched (their consumers are always members). A read that fails is
-// skipped: the watch reports only what it saw.
+// Settle watches, for o.For, the offsets res (Apply of c) wrote and read
+// back at their targets, reading them again every o.Interval (batched
+// OffsetFetch, as the read-back) and once more at the end. The groups
+// apply writes have no members (apply refuses the others), so a member's
+// commit cannot undo the write; but a consumer that commits without
+// joining the group (assign() and commitSync, or a stream processor
+// committing the same way) is invisible to DescribeGroups, and commits its
+// own positions again within its commit interval. A partition that reads
+// back anything but its target during the watch is marked Overwritten
+// (After: the offset seen), its group too, with an error saying what
+// happened, and res.FailedAt moves to the first such group in plan order
+// if it comes before. Share groups are not watched (their consumers are
+// always members). A read that fails is skipped: the watch reports only
+// what it saw.
 func Settle(ctx context.Context, cl *kafkaadmin.Client, c *Check, res *ApplyResult, o SettleOptions) SettleResult {
 	if o.For <= 0 {
 		return SettleResult{}
 	}
 	if o.Interval <= 0 {
-		o.Interval = DefaultSettleInterval
+		// At least five reads in a short watch.
+		o.Interval = max(min(DefaultSettleInterval, o.For/5), time.Millisecond)
 	}
 	share := shareGroupsOf(c.Plan)
 	var ws []watched
@@ -99,6 +105,8 @@ func Settle(ctx context.Context, cl *kafkaadmin.Client, c *Check, res *ApplyResu
 			out.Stopped = true
 		case <-ctx.Done():
 		case <-end.C:
+			// One last read: the watch covers all of o.For.
+			readOverwrites(ctx, cl, groups, ws, seen, at, time.Since(start))
 		case <-tick.C:
 			readOverwrites(ctx, cl, groups, ws, seen, at, time.Since(start))
 			continue
