@@ -8,23 +8,28 @@ import (
 	"github.com/kcg-dev/kcg/sandbox"
 )
 
+// twoSandboxes starts two sandboxes, two clusters with their own ids,
+// closed at the end of the test.
+func twoSandboxes(t *testing.T) (a, b *sandbox.Sandbox) {
+	t.Helper()
+	for _, sb := range []**sandbox.Sandbox{&a, &b} {
+		s, err := sandbox.Start(t.Context(), sandbox.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		*sb = s
+	}
+	return a, b
+}
+
 // A plan applied to the wrong cluster is refused for that alone: the other
 // cluster's offsets (which differ from the plan's currents) make no "stale,
 // re-plan or --force" reason, and --force, which cannot apply a plan to
 // another cluster, neither prints "--force: applying…" nor changes the
 // refusal. The line says what does work.
 func TestApplyWrongClusterSuggestsOnlyWhatWorks(t *testing.T) {
-	ctx := t.Context()
-	a, err := sandbox.Start(ctx, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := sandbox.Start(ctx, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoSandboxes(t)
 	dir := t.TempDir()
 	planA := filepath.Join(dir, "a.yaml")
 	kcg(t, "plan", "billing", "--topic", "payments", "--to-earliest", "--out", planA, "--bootstrap-server", a.Addr()).MustCode(t, 0)
