@@ -56,6 +56,8 @@ func TestApplyReportsOffsetsAConsumerOverwrites(t *testing.T) {
 	}
 
 	stop()
+	// A commit cut off by stop may still be at the broker: let it land.
+	time.Sleep(300 * time.Millisecond)
 	r = kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--settle", "1s").MustCode(t, 0)
 	if !strings.Contains(r.Stderr, "written and verified, and still so 1s later") {
 		t.Errorf("stderr: %s", r.Stderr)

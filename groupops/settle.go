@@ -160,7 +160,7 @@ func markOverwritten(res *ApplyResult, ws []watched, seen map[int]*int64, at map
 		p := &res.Groups[w.group].Partitions[w.part]
 		p.After = now
 		p.Outcome = Overwritten
-		p.Error = fmt.Sprintf("overwritten %s after the write: reads %s, not the target %s", at[i].Round(10*time.Millisecond), offsetText(now), offsetText(w.target))
+		p.Error = fmt.Sprintf("%s after the write it reads %s, not the target %s", at[i].Round(10*time.Millisecond), offsetText(now), offsetText(w.target))
 		byGroup[w.group] = append(byGroup[w.group], fmt.Sprintf("%s now %s (target %s)", w.tp, offsetText(now), offsetText(w.target)))
 	}
 	for gi := range res.Groups {
