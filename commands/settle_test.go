@@ -30,17 +30,7 @@ func TestApplyReportsOffsetsAConsumerOverwrites(t *testing.T) {
 			t.Errorf("stderr does not name %q:\n%s", want, r.Stderr)
 		}
 	}
-	var rep struct {
-		Result string `json:"result"`
-		Groups []struct {
-			Result     string `json:"result"`
-			Partitions []struct {
-				Partition int32  `json:"partition"`
-				After     *int64 `json:"after"`
-				Result    string `json:"result"`
-			} `json:"partitions"`
-		} `json:"groups"`
-	}
+	var rep applyReportJSON
 	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
 		t.Fatalf("report: %v\n%s", err, r.Stdout)
 	}
