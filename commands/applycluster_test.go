@@ -4,6 +4,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/kcg-dev/kcg/commands"
 
 	"github.com/kcg-dev/kcg/sandbox"
 )
@@ -61,11 +64,15 @@ func TestApplyWrongClusterSuggestsOnlyWhatWorks(t *testing.T) {
 // A group of static members (group.instance.id) stays active for their
 // session timeout after their consumers stop: the refusal names static
 // membership, the session timeout and --wait-empty, not only "stop its
-// consumers first" (which the operator may just have done).
+// consumers first" (which the operator has just done), and --wait-empty
+// then applies once the member times out.
 func TestApplyRefusalNamesStaticMembers(t *testing.T) {
 	f := newResetFixture(t)
 	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2")
-	f.e.StaticClassicMember(t, f.group, f.topic)
+	m := f.e.StaticClassicMember(t, f.group, f.topic)
+	// Stopped, the static member stays in the group (until its session
+	// timeout, 10s here): the refusal must say why, and what to do.
+	m.Stop()
 	r := kcgOn(t, f.e, "apply", f.path("reset.yaml")).MustCode(t, 3)
 	for _, want := range []string{"group " + f.group + " has 1 active member (state Stable), all static (group.instance.id)", "session timeout", "--wait-empty"} {
 		if !strings.Contains(r.Stderr, want) {
@@ -74,4 +81,8 @@ func TestApplyRefusalNamesStaticMembers(t *testing.T) {
 	}
 	f.mustCommitted(t, map[int32]int64{0: 5})
 	noRollback(t, f)
+	// What it advises works: --wait-empty waits out the session timeout.
+	defer commands.SetWaitEmptyInterval(200 * time.Millisecond)()
+	kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--wait-empty", "60s").MustCode(t, 0)
+	f.mustCommitted(t, map[int32]int64{0: 2, 1: 2})
 }
