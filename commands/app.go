@@ -83,6 +83,7 @@ func run(ctx context.Context, args []string, s Streams) int {
 		return app.ExitUsage
 	}
 	args = normalizeArgs(cliApp, args)
+	cliApp.Metadata = map[string]any{argsKey: args} // typedFlags reads them
 	err := cliApp.RunContext(ctx, args)
 	if err == nil {
 		return app.ExitOK

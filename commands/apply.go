@@ -34,6 +34,9 @@ type applyOptions struct {
 	// waitEmpty is --wait-empty: how long the preflight waits for the
 	// plan's groups to be empty; 0 refuses active groups at once.
 	waitEmpty time.Duration
+	// settle is --settle: how long apply watches the offsets it wrote
+	// for a consumer that overwrites them (groupops.Settle); 0: not.
+	settle time.Duration
 	// policies are --policy and the profile's policy: (nil: none).
 	policies  *policy.Set
 	approvals approvalOptions
@@ -51,6 +54,8 @@ func applyCommand(s Streams) *cli.Command {
 			"commits a few groups at a time in plan order, reads every offset back, and\n" +
 			"reports per partition. A failed group, or Ctrl-C (exit 130), stops it: the\n" +
 			"groups in flight finish and are reported, no other group starts.\n" +
+			"It then watches the written offsets for --settle (2s): one that a consumer\n" +
+			"outside the group (assign()) overwrites is reported overwritten, exit 4.\n" +
 			"With --wait-empty, active groups are waited for (polled every second)\n" +
 			"instead of refused; still active when the wait ends: exit 3, nothing written.\n\n" +
 			"Before connecting: --policy (and the profile's policy:) refuses a plan its\n" +
@@ -61,6 +66,7 @@ func applyCommand(s Streams) *cli.Command {
 			&cli.StringFlag{Name: "expect-digest", Usage: "refuse unless the plan's digest is `SHA` (the reviewed one)"},
 			&cli.BoolFlag{Name: "force", Usage: "apply even if committed offsets moved since planning"},
 			&cli.StringFlag{Name: "rollback-out", Usage: "write the rollback plan to `FILE`, which must not exist (default: beside the plan, PLAN.rollback-TIME.yaml)"},
+			&cli.StringFlag{Name: "settle", DefaultText: "2s", Usage: "after writing, watch the written offsets for `DURATION`: one that changes was overwritten by a consumer that commits without joining the group (exit 4); 0 skips the watch"},
 			&cli.StringFlag{Name: "wait-empty", Usage: "wait up to `DURATION` (10m) for the plan's groups to have no active members, then re-check and apply at once (without --timeout the deadline is DURATION+30s)"},
 			outputFlag("table", "json", "yaml", "markdown"),
 			policyFlag(),
@@ -89,6 +95,14 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		}
 		o.waitEmpty = d
 	}
+	o.settle = defaultSettle
+	if v := c.String("settle"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return o, app.Usagef("--settle %q: give how long to watch the written offsets, a duration such as 2s or 10s (0: do not watch)", v)
+		}
+		o.settle = d
+	}
 	var err error
 	if o.format, err = formatFrom(c); err != nil {
 		return o, err
@@ -103,6 +117,10 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	o.policies, err = loadPolicies(c, prof)
 	return o, err
 }
+
+// defaultSettle is how long apply watches the offsets it wrote without
+// --settle (a variable for tests: export_test.go).
+var defaultSettle = groupops.DefaultSettle
 
 // normalizeDigest accepts a digest with or without its "sha256:" prefix.
 func normalizeDigest(d string) string {
@@ -257,6 +275,8 @@ type applyRun struct {
 	// approvals are the verified approvals (--allowed-signers), for the
 	// report.
 	approvals []output.Approval
+	// settled is what the watch after the writes saw (--settle).
+	settled groupops.SettleResult
 }
 
 // loadPlan reads the plan and refuses, before connecting, an existing
@@ -422,7 +442,14 @@ func (r *applyRun) apply(ctx context.Context, stop <-chan struct{}, cl *kafkaadm
 		},
 		ReadingBack: func(n int) { r.progress.say("reading back " + vocab.Count(n, "group")) },
 	})
+	if r.o.settle > 0 && !res.Interrupted {
+		r.progress.say(fmt.Sprintf("watching the written offsets for %s", r.o.settle))
+		r.settled = groupops.Settle(work, cl, check, &res, groupops.SettleOptions{For: r.o.settle, Stop: stop})
+	}
 	r.progress.done()
+	if r.settled.Stopped {
+		fmt.Fprintf(r.s.Err, "interrupted: the written offsets were watched for %s of --settle %s\n", r.settled.Watched.Round(10*time.Millisecond), r.o.settle)
+	}
 	return res
 }
 
@@ -438,8 +465,11 @@ func (r *applyRun) exit(v groupops.Verdict, check *groupops.Check, rbPath string
 		fmt.Fprintf(r.s.Err, "applied %s: %s deleted, with %s; undo with kcg apply %s\n", r.o.path, vocab.Count(len(check.GroupDeletes), "group"), vocab.Count(len(check.Pending), "committed offset"), rbPath)
 		return nil
 	case v.Failed == nil:
-		fmt.Fprintf(r.s.Err, "applied %s: %s written and verified\n", r.o.path, vocab.Count(len(check.Pending), "partition"))
+		fmt.Fprintf(r.s.Err, "applied %s: %s written and verified%s\n", r.o.path, vocab.Count(len(check.Pending), "partition"), r.settledText())
 		return nil
+	case len(v.Overwritten) > 0:
+		return app.WithCode(app.ExitPartial, fmt.Errorf("group %s: %v; overwritten: %s; written: %s; not written: %s%s; rollback plan %s",
+			v.Failed.Group, v.Failure, strings.Join(v.Overwritten, ", "), orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
 	case v.Status == groupops.StatusFailed:
 		if v.GroupActive {
 			return app.Refused(fmt.Errorf("group %s: %w; nothing was written", v.Failed.Group, v.Failure))
@@ -448,6 +478,15 @@ func (r *applyRun) exit(v groupops.Verdict, check *groupops.Check, rbPath string
 	}
 	return app.WithCode(app.ExitPartial, fmt.Errorf("apply failed part way at group %s: %v; written: %s; not written: %s%s; undo with kcg apply %s",
 		v.Failed.Group, v.Failure, orNone(labels(v.Written)), orNone(v.NotWritten), unknownText(v.Unknown), rbPath))
+}
+
+// settledText says, for the summary line, how long the written offsets
+// stayed at their targets after the writes (--settle).
+func (r *applyRun) settledText() string {
+	if r.settled.Watched <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", and still so %s later", r.settled.Watched.Round(100*time.Millisecond))
 }
 
 // labels names the written groups of a verdict, "group (partly)" for a

@@ -99,20 +99,7 @@ func TestApplyAndRollback(t *testing.T) {
 	digest := f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2", "--ticket", "CHG-42", "--note", "replay after outage")
 	r := kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--expect-digest", digest, "-o", "json").MustCode(t, 0)
 	f.mustCommitted(t, map[int32]int64{0: 2, 1: 2})
-	var report struct {
-		Kind         string  `json:"kind"`
-		Result       string  `json:"result"`
-		RollbackPlan *string `json:"rollbackPlan"`
-		Groups       []struct {
-			Result     string `json:"result"`
-			Partitions []struct {
-				Partition int32  `json:"partition"`
-				Before    *int64 `json:"before"`
-				After     *int64 `json:"after"`
-				Result    string `json:"result"`
-			} `json:"partitions"`
-		} `json:"groups"`
-	}
+	var report applyReportJSON
 	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
 		t.Fatalf("%v\n%s", err, r.Stdout)
 	}

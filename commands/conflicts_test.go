@@ -25,6 +25,18 @@ func TestConflictingOptionsRefused(t *testing.T) {
 	if len(rows(r.Stdout, "billing")) != 1 {
 		t.Fatalf("list --sandbox with KCG_BOOTSTRAP_SERVER set:\n%s%s", r.Stdout, r.Stderr)
 	}
+	// A typed -b is refused whatever its value, also the environment's
+	// (docs/sandbox.md: any -b).
+	for _, args := range [][]string{
+		{"list", "--sandbox", "-b", "127.0.0.1:1"},
+		{"list", "--sandbox", "--bootstrap-server=127.0.0.1:1"},
+		{"-b", "127.0.0.1:1", "describe", "billing", "--sandbox"},
+	} {
+		r := kcg(t, args...).MustCode(t, 64)
+		if r.Stderr != "kcg: --sandbox runs against its own demo cluster: it cannot be combined with --bootstrap-server\n" || r.Stdout != "" {
+			t.Fatalf("%q with KCG_BOOTSTRAP_SERVER=127.0.0.1:1: stdout %q, stderr %q", args, r.Stdout, r.Stderr)
+		}
+	}
 
 	plan := filepath.Join(t.TempDir(), "p.yaml")
 	kcg(t, "plan", "billing", "--topic", "payments", "--to-earliest", "--out", plan, "--sandbox").MustCode(t, 0)

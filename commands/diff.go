@@ -19,13 +19,16 @@ type diffOptions struct {
 func diffCommand(s Streams) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
-		Usage:     "compare two plans, or a plan with the live cluster (exit 0: no difference or already applied, 2: differences)",
+		Usage:     "compare two plans, or a plan with the live cluster (exit 0: the plans make the same change, or apply would run the plan as reviewed or already has; 2: differences)",
 		ArgsUsage: "PLAN [PLAN2]",
 		Description: "With two files: how PLAN2 differs from PLAN (targets, currents, strategy,\n" +
 			"annotations), by group and partition; nothing is read from Kafka.\n" +
 			"With one file: the plan against the live cluster — committed offsets that\n" +
 			"moved since planning, targets outside the live log, groups that gained\n" +
-			"members — and the writes apply would make now.",
+			"members — and the writes apply would make now. Exit 0 when apply would\n" +
+			"run as reviewed (only the planned writes pending) or the plan is applied;\n" +
+			"2 when the cluster differs from the plan's review (moved offsets, active\n" +
+			"members, targets outside the log, another cluster).",
 		Flags:  append([]cli.Flag{outputFlag("table", "json", "yaml", "markdown")}, connectionFlags()...),
 		Action: action(s, diffOptionsFrom, runDiff),
 	}

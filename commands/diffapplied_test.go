@@ -39,3 +39,28 @@ func TestDiffAppliedPlan(t *testing.T) {
 		t.Fatalf("diff after a new commit:\n%s", r.Stdout)
 	}
 }
+
+// kcg diff PLAN exits 0 while apply would write exactly the reviewed
+// changes (pending writes are what the plan is for, not a difference), and
+// its help says so: the "exit 0" of the help covers that case, as
+// docs/exit-codes.md does.
+func TestDiffHelpSaysWhatExit0Means(t *testing.T) {
+	f := newResetFixture(t)
+	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-earliest")
+	r := kcgOn(t, f.e, "diff", f.path("reset.yaml"), "-o", "json").MustCode(t, 0)
+	var doc struct {
+		Writes []any `json:"wouldWrite"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || len(doc.Writes) == 0 {
+		t.Fatalf("diff of a plan not yet applied shows no pending write (%v):\n%s", err, r.Stdout)
+	}
+	help := kcg(t, "diff", "--help").MustCode(t, 0).Stdout
+	_, exit0, ok := strings.Cut(help, "exit 0:")
+	if !ok {
+		t.Fatalf("diff --help says nothing of exit 0:\n%s", help)
+	}
+	exit0, _, _ = strings.Cut(exit0, "2:")
+	if !strings.Contains(exit0, "apply would run the plan as reviewed") {
+		t.Errorf("diff --help's exit 0 (%q) does not cover a plan whose writes are pending", exit0)
+	}
+}

@@ -26,3 +26,11 @@ func SetWaitEmptyInterval(d time.Duration) (restore func()) {
 	waitEmptyInterval = d
 	return func() { waitEmptyInterval = old }
 }
+
+// SetDefaultSettle makes apply watch its writes for d without --settle,
+// until the returned restore is called. Tests only (TestMain).
+func SetDefaultSettle(d time.Duration) (restore func()) {
+	old := defaultSettle
+	defaultSettle = d
+	return func() { defaultSettle = old }
+}

@@ -47,6 +47,22 @@ type describeJSON struct {
 	} `json:"groups"`
 }
 
+// applyReportJSON is the part of the ApplyReport the tests read.
+type applyReportJSON struct {
+	Kind         string  `json:"kind"`
+	Result       string  `json:"result"`
+	RollbackPlan *string `json:"rollbackPlan"`
+	Groups       []struct {
+		Result     string `json:"result"`
+		Partitions []struct {
+			Partition int32  `json:"partition"`
+			Before    *int64 `json:"before"`
+			After     *int64 `json:"after"`
+			Result    string `json:"result"`
+		} `json:"partitions"`
+	} `json:"groups"`
+}
+
 func parseDescribe(t *testing.T, s string) describeJSON {
 	t.Helper()
 	var d describeJSON

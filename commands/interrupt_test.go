@@ -125,17 +125,7 @@ func TestInterruptWatchAndSandbox130(t *testing.T) {
 // both recognisable, and a plan made against one is refused by the other
 // (cluster mismatch, exit 3, nothing written) but applies to its own.
 func TestSandboxClusterIDPerStart(t *testing.T) {
-	ctx := t.Context()
-	a, err := sandbox.Start(ctx, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := sandbox.Start(ctx, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a, b := twoSandboxes(t)
 	for _, sb := range []*sandbox.Sandbox{a, b} {
 		if id := sb.ClusterID(); !strings.HasPrefix(id, sandbox.ClusterIDPrefix) || len(id) <= len(sandbox.ClusterIDPrefix) {
 			t.Fatalf("sandbox cluster id %q: want %s and a random part", id, sandbox.ClusterIDPrefix)

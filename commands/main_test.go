@@ -2,6 +2,9 @@ package commands_test
 
 import (
 	"os"
+	"time"
+
+	"github.com/kcg-dev/kcg/commands"
 	"path/filepath"
 	"testing"
 )
@@ -18,6 +21,9 @@ func TestMain(m *testing.M) {
 		// The delete shortcuts' undo plans go here, not into the package.
 		os.Setenv("KCG_UNDO_DIR", dir)
 	}
+	// apply watches its writes for 2s (--settle); the tests of that watch
+	// give --settle, the others need not wait as long.
+	defer commands.SetDefaultSettle(300 * time.Millisecond)()
 	code := m.Run()
 	if err == nil {
 		os.RemoveAll(dir)

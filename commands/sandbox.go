@@ -3,7 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
-	"os"
+	"strings"
 
 	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -81,15 +81,17 @@ func connectOrSandbox(c *cli.Context) (*kafkaadmin.Client, context.Context, func
 	return cl, ctx, func() { done(); sb.Close() }, nil
 }
 
-// sandboxConflict refuses a connection flag given with --sandbox: the
-// operator named a cluster and the demo one would answer instead. A value
-// from the environment (KCG_BOOTSTRAP_SERVER) is not a conflict: the flag
-// on the command line wins over the environment. --timeout applies to
-// the sandbox too.
+// sandboxConflict refuses a connection flag typed with --sandbox,
+// whatever its value (also one equal to KCG_BOOTSTRAP_SERVER): the
+// operator named a cluster, and the demo one would answer instead. A value
+// only in the environment (KCG_BOOTSTRAP_SERVER, KCG_PROFILE) is no
+// conflict: --sandbox on the command line wins over the environment.
+// --timeout applies to the sandbox too.
 func sandboxConflict(c *cli.Context) error {
+	typed := typedFlags(c)
 	for _, f := range connectionFlags() {
 		name := f.Names()[0]
-		if name == "timeout" || !c.IsSet(name) || fromEnvOnly(c, f) {
+		if name == "timeout" || !typed[name] {
 			continue
 		}
 		return app.Usagef("--sandbox runs against its own demo cluster: it cannot be combined with --%s", name)
@@ -97,17 +99,31 @@ func sandboxConflict(c *cli.Context) error {
 	return nil
 }
 
-// fromEnvOnly reports whether f's value is the one its environment
-// variable holds (it was not typed, or typed the same).
-func fromEnvOnly(c *cli.Context, f cli.Flag) bool {
-	sf, ok := f.(*cli.StringFlag)
-	if !ok {
-		return false
-	}
-	for _, e := range sf.EnvVars {
-		if v, ok := os.LookupEnv(e); ok && v == c.String(sf.Name) {
-			return true
+// argsKey is the App.Metadata key of the command line Run parsed.
+const argsKey = "args"
+
+// typedFlags are the names (every alias) of the flags of c's command typed
+// on the command line, as opposed to taken from the environment, which
+// urfave/cli's IsSet does not tell apart.
+func typedFlags(c *cli.Context) map[string]bool {
+	args, _ := c.App.Metadata[argsKey].([]string)
+	out := map[string]bool{}
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := lookupFlag(c.Command, "-"+name)
+		if f == nil {
+			continue
+		}
+		for _, n := range f.Names() {
+			out[n] = true
+		}
+		if takesValue(f) && !hasValue {
+			i++ // its value, whatever it looks like
 		}
 	}
-	return false
+	return out
 }

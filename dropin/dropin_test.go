@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/commands"
 	"github.com/kcg-dev/kcg/internal/app"
@@ -241,5 +242,27 @@ func TestDropInCommands(t *testing.T) {
 	r = java(1, "--delete", "--group", g)
 	if !strings.Contains(r.Stdout, "* Group '"+g+"' could not be deleted due to: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.") {
 		t.Fatalf("delete again:\n%s", r.Stdout)
+	}
+}
+
+// --reset-offsets --execute goes through kcg apply's path, its watch of
+// the written offsets included: a group whose consumer commits without
+// joining it (assign()) takes its position back at once, and the reset is
+// reported overwritten (exit 4), not done.
+// (The drop-in watch is settleFor, 300ms in these tests: TestMain.)
+func TestDropInExecuteReportsOverwrittenOffsets(t *testing.T) {
+	e, topic, g := kafkatest.Cluster(t), kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 1)
+	e.Produce(t, topic, 0, records(6)...)
+	// The consumer's position, committed by it again every 50ms.
+	e.AssignCommitter(t, g, topic, map[int32]int64{0: 3}, 50*time.Millisecond)
+	e.Commit(t, g, topic, map[int32]int64{0: 3})
+
+	r := kcg(t, "--bootstrap-server", e.Bootstrap, "--reset-offsets", "--group", g, "--topic", topic, "--to-earliest", "--execute").MustCode(t, 4)
+	for _, want := range []string{"group " + g + ": overwritten after the write", "assign()"} {
+		// As the Java tool, drop-in mode prints its errors on stdout.
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("stdout does not say %q:\n%s", want, r.Stdout)
+		}
 	}
 }

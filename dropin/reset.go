@@ -234,11 +234,17 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 	return nil, nil, err
 }
 
+// settleFor is how long --execute watches the offsets it wrote (a
+// variable for tests: export_test.go).
+var settleFor = groupops.DefaultSettle
+
 // execute writes plan through kcg apply's machinery: preflight (the same
 // checks as kcg apply, minus the plan file's digest and cluster id, which
 // are this run's), then each group committed with leader epoch -1 and no
 // metadata, as the Java tool commits, and read back. No rollback file is
-// written: a drop-in command line must not leave files behind.
+// written: a drop-in command line must not leave files behind. The written
+// offsets are then watched for settleFor, as kcg apply does: a group a
+// consumer that is no member overwrites is not reported reset (exit 4).
 func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan) (wrote bool, err error) {
 	check, err := groupops.Preflight(ctx, cl, plan)
 	if err != nil {
@@ -248,6 +254,7 @@ func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *reset
 		return false, err
 	}
 	res := groupops.Apply(ctx, cl, check, groupops.ApplyOptions{SkipEmptyGroups: true})
+	groupops.Settle(ctx, cl, check, &res, groupops.SettleOptions{For: settleFor})
 	v := res.Verdict()
 	if v.Failed == nil {
 		return len(res.Groups) > 0, nil
@@ -261,7 +268,7 @@ func (d *dropIn) execute(ctx context.Context, cl *kafkaadmin.Client, plan *reset
 		}
 	}
 	switch {
-	case len(written) > 0 || v.Failed.Outcome == groupops.Partial || v.Failed.Outcome == groupops.Unknown:
+	case len(written) > 0 || v.Failed.Outcome == groupops.Partial || v.Failed.Outcome == groupops.Unknown || v.Failed.Outcome == groupops.Overwritten:
 		return true, app.WithCode(app.ExitPartial, fmt.Errorf("group %s: %v (groups already reset: %v)", v.Failed.Group, v.Failure, written))
 	case v.GroupActive:
 		return false, app.Refused(fmt.Errorf("group %s: %w", v.Failed.Group, v.Failure))

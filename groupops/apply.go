@@ -56,7 +56,7 @@ type GroupResult struct {
 
 // wrote reports whether any offset of the group may have changed.
 func (g GroupResult) wrote() bool {
-	return g.Outcome == Written || g.Outcome == Partial || g.Outcome == Unknown
+	return g.Outcome == Written || g.Outcome == Partial || g.Outcome == Unknown || g.Outcome == Overwritten
 }
 
 // ApplyResult is the outcome of writing a plan.

@@ -47,6 +47,35 @@ type ActiveGroup struct {
 	Group   string
 	State   string
 	Members int
+	// Static is how many of the members are static (group.instance.id).
+	Static int
+}
+
+// activeGroup is the ActiveGroup of group, described as d.
+func activeGroup(group string, d kafkaadmin.GroupDescription) ActiveGroup {
+	a := ActiveGroup{Group: group, State: d.State, Members: len(d.Members)}
+	for _, m := range d.Members {
+		if m.InstanceID != nil {
+			a.Static++
+		}
+	}
+	return a
+}
+
+// refusal is why a is refused: its consumers must stop. Static members
+// stay members for their session timeout after their consumers stop, so
+// a group of stopped static consumers still looks active: that is said,
+// with the way to wait for it.
+func (a ActiveGroup) refusal() string {
+	head := fmt.Sprintf("group %s has %s (state %s)", a.Group, vocab.Count(a.Members, "active member"), a.State)
+	if a.Static == 0 {
+		return head + ": stop its consumers first"
+	}
+	which := "all static"
+	if a.Static < a.Members {
+		which = fmt.Sprintf("%d of them static", a.Static)
+	}
+	return fmt.Sprintf("%s, %s (group.instance.id): a static member stays in the group for its session timeout (session.timeout.ms, 45s by default) after its consumer stops; stop its consumers, and apply with --wait-empty (e.g. --wait-empty 2m) to wait until they time out", head, which)
 }
 
 // RangeIssue is a target apply cannot write: outside the live log, or on
@@ -99,14 +128,18 @@ func (e *RefusedError) Error() string {
 }
 
 // Refusal returns why apply must not run (a *RefusedError), or nil. With
-// force, drift is no reason; it is returned in warnings instead.
+// force, drift is no reason; it is returned in warnings instead. A plan
+// for another cluster is refused for that alone, force or not.
 func (c *Check) Refusal(force bool) (warnings []string, err error) {
-	var reasons []string
 	if c.ClusterMismatch {
-		reasons = append(reasons, fmt.Sprintf("the plan is for cluster %s, this is cluster %s", c.Plan.Cluster.ID, c.ClusterID))
+		// Nothing else of this cluster says anything of the plan (its
+		// offsets are another cluster's), and no flag applies a plan to
+		// another cluster: --force is not suggested, nor warned about.
+		return nil, &RefusedError{Reasons: []string{fmt.Sprintf("the plan is for cluster %s, this is cluster %s: a plan applies only to the cluster it was made on (check --bootstrap-server and --profile, or make a new plan against this cluster)", c.Plan.Cluster.ID, c.ClusterID)}}
 	}
+	var reasons []string
 	for _, a := range c.Active {
-		reasons = append(reasons, fmt.Sprintf("group %s has %s (state %s): stop its consumers first", a.Group, vocab.Count(a.Members, "active member"), a.State))
+		reasons = append(reasons, a.refusal())
 	}
 	if len(c.Drift) > 0 {
 		ds := make([]string, 0, len(c.Drift))
@@ -171,7 +204,7 @@ func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan)
 			c.Missing = append(c.Missing, g.Name())
 		}
 		if g.Desc.HasMembers() {
-			c.Active = append(c.Active, ActiveGroup{Group: g.Name(), State: g.Desc.State, Members: len(g.Desc.Members)})
+			c.Active = append(c.Active, activeGroup(g.Name(), g.Desc))
 		}
 		m := make(map[TopicPartition]int64, len(g.Offsets))
 		for tp, off := range g.Offsets {

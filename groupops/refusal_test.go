@@ -11,6 +11,8 @@ import (
 func TestCheckRefusal(t *testing.T) {
 	plan := &resetplan.Plan{Cluster: resetplan.Cluster{ID: "plan-cluster"}}
 	drift := []resetplan.Drift{{Group: "billing", Topic: "payments", Partition: 0, Planned: ptr(3), Live: ptr(7)}, {Group: "billing", Topic: "payments", Partition: 1, Planned: nil, Live: ptr(2)}}
+	const clusterText = "the plan is for cluster plan-cluster, this is cluster other: a plan applies only to the cluster it was made on (check --bootstrap-server and --profile, or make a new plan against this cluster)"
+	const staticText = "a static member stays in the group for its session timeout (session.timeout.ms, 45s by default) after its consumer stops; stop its consumers, and apply with --wait-empty (e.g. --wait-empty 2m) to wait until they time out"
 	const driftText = "billing payments/0: planned from 3, now 7; billing payments/1: planned from no commit, now 2"
 	pp := TopicPartition{Topic: "payments", Partition: 0}
 	cases := []struct {
@@ -25,7 +27,31 @@ func TestCheckRefusal(t *testing.T) {
 		{
 			name:    "another cluster",
 			c:       Check{ClusterID: "other", ClusterMismatch: true},
-			reasons: []string{"the plan is for cluster plan-cluster, this is cluster other"},
+			reasons: []string{clusterText},
+		},
+		{
+			// Another cluster's offsets say nothing of the plan, and
+			// --force does not apply it there: no "--force" in the
+			// reasons, no "--force: applying" warning.
+			name:    "another cluster, its offsets moved: no --force suggested",
+			c:       Check{ClusterID: "other", ClusterMismatch: true, Drift: drift},
+			reasons: []string{clusterText},
+		},
+		{
+			name:    "another cluster, with --force: refused all the same, no warning",
+			c:       Check{ClusterID: "other", ClusterMismatch: true, Drift: drift},
+			force:   true,
+			reasons: []string{clusterText},
+		},
+		{
+			// Stopped static members stay members for their session
+			// timeout: say so, and how to wait for it.
+			name: "static members",
+			c:    Check{Active: []ActiveGroup{{Group: "a", State: "Stable", Members: 2, Static: 2}, {Group: "b", State: "Stable", Members: 3, Static: 1}}},
+			reasons: []string{
+				"group a has 2 active members (state Stable), all static (group.instance.id): " + staticText,
+				"group b has 3 active members (state Stable), 1 of them static (group.instance.id): " + staticText,
+			},
 		},
 		{
 			name: "active groups",
@@ -61,9 +87,9 @@ func TestCheckRefusal(t *testing.T) {
 		},
 		{
 			name:     "every reason at once, in order, --force keeps the others",
-			c:        Check{ClusterID: "other", ClusterMismatch: true, Active: []ActiveGroup{{Group: "a", State: "Stable", Members: 2}}, Drift: drift[:1], OutOfRange: []RangeIssue{{Group: "g", TP: pp, Target: 1}}},
+			c:        Check{Active: []ActiveGroup{{Group: "a", State: "Stable", Members: 2}}, Drift: drift[:1], OutOfRange: []RangeIssue{{Group: "g", TP: pp, Target: 1}}},
 			force:    true,
-			reasons:  []string{"the plan is for cluster plan-cluster, this is cluster other", "group a has 2 active members (state Stable): stop its consumers first", "g payments/0: the live log bounds are unknown"},
+			reasons:  []string{"group a has 2 active members (state Stable): stop its consumers first", "g payments/0: the live log bounds are unknown"},
 			warnings: []string{"--force: applying although offsets moved since planning: billing payments/0: planned from 3, now 7"},
 		},
 	}

@@ -48,6 +48,10 @@ type Verdict struct {
 	Written    []WrittenGroup
 	NotWritten []string
 	Unknown    []string
+	// Overwritten are the groups written, and then overwritten while
+	// Settle watched them (by a consumer that commits without joining
+	// the group).
+	Overwritten []string
 	// Interrupted: ApplyOptions.Stop ended the apply before every group
 	// had started.
 	Interrupted bool
@@ -74,6 +78,8 @@ func (r ApplyResult) Verdict() Verdict {
 			v.Written = append(v.Written, WrittenGroup{Group: g.Group, Partly: true})
 		case Unknown:
 			v.Unknown = append(v.Unknown, g.Group)
+		case Overwritten:
+			v.Overwritten = append(v.Overwritten, g.Group)
 		default:
 			v.NotWritten = append(v.NotWritten, g.Group)
 		}

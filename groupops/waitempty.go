@@ -124,7 +124,7 @@ func activeGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 			return nil, fmt.Errorf("group %s: %w", groups[i], d.Err)
 		}
 		if d.HasMembers() {
-			out = append(out, ActiveGroup{Group: groups[i], State: d.State, Members: len(d.Members)})
+			out = append(out, activeGroup(groups[i], d))
 		}
 	}
 	slices.SortFunc(out, func(a, b ActiveGroup) int { return strings.Compare(a.Group, b.Group) })

@@ -35,6 +35,10 @@ const (
 	// ResultUnknown: the request failed in a way that leaves the outcome
 	// unknown, and reading the offset back failed too.
 	ResultUnknown = "unknown"
+	// ResultOverwritten: the partition was written and read back, then
+	// read back another offset while apply watched it (--settle): a
+	// consumer that is no member of the group committed over it.
+	ResultOverwritten = "overwritten"
 )
 
 // ApplyReport is the document `kcg apply` prints: per group and partition,
@@ -85,7 +89,7 @@ func (r ApplyReport) WithPlan(p *resetplan.Plan) ApplyReport {
 type ApplyGroup struct {
 	Group string `json:"group" yaml:"group"`
 	// Result is written (all its partitions), unchanged, partial,
-	// not-written or unknown.
+	// not-written, unknown or overwritten.
 	Result string `json:"result" yaml:"result"`
 	// Error says why the group was not (fully) written; nil otherwise.
 	Error      *string          `json:"error" yaml:"error"`

@@ -195,11 +195,14 @@ func (d PlanDiff) writeMarkdown(m *mdWriter) {
 
 // applyVerdict is the first line of an apply report's Markdown.
 func (r ApplyReport) applyVerdict() string {
-	written := 0
+	written, overwritten := 0, 0
 	for _, g := range r.Groups {
 		for _, p := range g.Partitions {
-			if p.Result == ResultWritten {
+			switch p.Result {
+			case ResultWritten:
 				written++
+			case ResultOverwritten:
+				overwritten++
 			}
 		}
 	}
@@ -212,6 +215,11 @@ func (r ApplyReport) applyVerdict() string {
 		return "**Refused:** nothing was written."
 	case ResultFailed:
 		return "**Failed:** nothing was written."
+	}
+	if overwritten > 0 {
+		// Written, then taken back by a consumer apply cannot see
+		// (docs/apply.md, --settle): not done, whatever else was.
+		return "**Partial:** " + vocab.Count(written, "partition") + " written, " + strconv.Itoa(overwritten) + " overwritten after the write by a consumer that is no member of the group; see the groups below."
 	}
 	return "**Partial:** " + vocab.Count(written, "partition") + " written; see the groups below."
 }

@@ -42,6 +42,7 @@ func TestWriteMarkdown(t *testing.T) {
 		{"plan-diff-equal", NewPlanDiff("a.yaml", "a2.yaml", resetplan.Diff(a, a)).WithPlans(a, a)},
 		{"apply", fixtureApplyReport().WithPlan(a)},
 		{"apply-refused", refused},
+		{"apply-overwritten", fixtureOverwrittenApplyReport().WithPlan(a)},
 		{"describe", DescribeView{Doc: fixtureDescriptions()}},
 		{"describe-timelag", DescribeView{Doc: fixtureDescriptions(), TimeLag: true, ReadCommitted: true}},
 	}

@@ -114,6 +114,22 @@ func fixtureApplyReport() ApplyReport {
 	return r
 }
 
+// fixtureOverwrittenApplyReport is an apply whose partition a consumer
+// that is no member of the group committed over while apply watched it.
+func fixtureOverwrittenApplyReport() ApplyReport {
+	r := NewApplyReport("reset.yaml", "sha256:0123abcd", "cluster-a")
+	r.Result = ResultPartial
+	r.RollbackPlan = Ptr("reset.rollback.yaml")
+	why := "overwritten after the write: payments/0 now 3 (target 0): the group has no members, so something commits to it without joining it (a consumer using assign(), a stream processor); stop it, then apply again"
+	r.Groups = []ApplyGroup{
+		{Group: "billing", Result: ResultOverwritten, Error: Ptr(why), Partitions: []ApplyPartition{
+			{Topic: "payments", Partition: 0, Before: Ptr[int64](3), Target: Ptr[int64](0), After: Ptr[int64](3), Result: ResultOverwritten, Error: Ptr("150ms after the write it reads 3, not the target 0")},
+			{Topic: "payments", Partition: 1, Before: Ptr[int64](4), Target: Ptr[int64](0), After: Ptr[int64](0), Result: ResultWritten},
+		}},
+	}
+	return r
+}
+
 func fixtureGroupDeleteResult() GroupDeleteResult {
 	r := NewGroupDeleteResult([]GroupDeletion{
 		{Group: "old-app", Deleted: true},

@@ -9,6 +9,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -195,6 +196,47 @@ func (e *Env) Produce(t testing.TB, topic string, partition int, records ...Reco
 // active members rejects it and the test fails.
 func (e *Env) Commit(t testing.TB, group, topic string, offsets map[int32]int64) {
 	t.Helper()
+	req := commitRequest(group, topic, offsets)
+	retry(t, fmt.Sprintf("commit %s %s %v", group, topic, offsets), func(ctx context.Context) error {
+		return e.sendCommit(ctx, req)
+	})
+}
+
+// AssignCommitter commits offsets for group every interval, as a consumer
+// that uses assign() and commitSync (or a stream processor committing the
+// same way) does while it reads nothing new: the same positions again and
+// again, with generation -1 and no member id, so that the group has no
+// member for DescribeGroups to show. It commits until stop is called (also
+// at test cleanup); a commit that fails is tried again at the next tick.
+func (e *Env) AssignCommitter(t testing.TB, group, topic string, offsets map[int32]int64, interval time.Duration) (stop func()) {
+	t.Helper()
+	req := commitRequest(group, topic, offsets)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+			_ = e.sendCommit(cctx, req)
+			ccancel()
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	return stop
+}
+
+// commitRequest is an admin tool's OffsetCommit of offsets (topic
+// partition → offset): generation -1, no member id, leader epoch -1.
+func commitRequest(group, topic string, offsets map[int32]int64) *offsetcommit.Request {
 	parts := make([]offsetcommit.RequestPartition, 0, len(offsets))
 	for p, off := range offsets {
 		parts = append(parts, offsetcommit.RequestPartition{
@@ -202,25 +244,27 @@ func (e *Env) Commit(t testing.TB, group, topic string, offsets map[int32]int64)
 		})
 	}
 	slices.SortFunc(parts, func(a, b offsetcommit.RequestPartition) int { return cmp.Compare(a.PartitionIndex, b.PartitionIndex) })
-	req := &offsetcommit.Request{
+	return &offsetcommit.Request{
 		GroupID: group, GenerationID: -1, MemberID: "",
 		Topics: []offsetcommit.RequestTopic{{Name: topic, Partitions: parts}},
 	}
-	retry(t, fmt.Sprintf("commit %s %s %v", group, topic, offsets), func(ctx context.Context) error {
-		m, err := e.Transport.RoundTrip(ctx, e.Client.Addr, req)
-		if err != nil {
-			return err
-		}
-		res := m.(*offsetcommit.Response)
-		for _, rt := range res.Topics {
-			for _, rp := range rt.Partitions {
-				if rp.ErrorCode != 0 {
-					return fmt.Errorf("%s/%d: %w", rt.Name, rp.PartitionIndex, kafka.Error(rp.ErrorCode))
-				}
+}
+
+// sendCommit sends req and returns its first partition error.
+func (e *Env) sendCommit(ctx context.Context, req *offsetcommit.Request) error {
+	m, err := e.Transport.RoundTrip(ctx, e.Client.Addr, req)
+	if err != nil {
+		return err
+	}
+	res := m.(*offsetcommit.Response)
+	for _, rt := range res.Topics {
+		for _, rp := range rt.Partitions {
+			if rp.ErrorCode != 0 {
+				return fmt.Errorf("%s/%d: %w", rt.Name, rp.PartitionIndex, kafka.Error(rp.ErrorCode))
 			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // Committed returns the group's committed offsets, topic → partition →

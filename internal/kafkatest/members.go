@@ -100,6 +100,21 @@ func (e *Env) JavaStyleClassicMember(t testing.TB, group, topic string) *Member 
 	return m
 }
 
+// StaticClassicMember starts a classic-protocol member with static
+// membership (group.instance.id: franz-go's InstanceID), and waits until
+// the group is Stable with it assigned. A static member does not leave the
+// group when it stops: it stays a member until its session timeout runs
+// out.
+func (e *Env) StaticClassicMember(t testing.TB, group, topic string) *Member {
+	t.Helper()
+	clientID := UniqueName(t, "static-member")
+	m := &Member{Group: group, ClientID: clientID}
+	m.stop = e.kgoConsumer(t, group, topic, clientID, false, kgo.InstanceID(clientID), kgo.SessionTimeout(10*time.Second))
+	t.Cleanup(m.Stop)
+	e.waitClassic(t, group, clientID, nil)
+	return m
+}
+
 // waitClassic waits until DescribeGroups shows group Stable with the member
 // clientID in it, assigned. Uses kafka-go's low-level DescribeGroups, which
 // leaves the member metadata undecoded.
@@ -170,7 +185,7 @@ func (e *Env) ConsumerProtocolMember(t testing.TB, group, topic string) *Member 
 
 // kgoConsumer starts a franz-go group consumer: KIP-848 when kip848, else
 // classic (cooperative-sticky, subscription v3).
-func (e *Env) kgoConsumer(t testing.TB, group, topic, clientID string, kip848 bool) (stop func()) {
+func (e *Env) kgoConsumer(t testing.TB, group, topic, clientID string, kip848 bool, extra ...kgo.Opt) (stop func()) {
 	t.Helper()
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(e.Bootstrap),
@@ -186,7 +201,7 @@ func (e *Env) kgoConsumer(t testing.TB, group, topic, clientID string, kip848 bo
 		// sticky balancer (sticky → server assignor "uniform").
 		opts = append(opts, kgo.ServerSideBalancer())
 	}
-	cl, err := kgo.NewClient(opts...)
+	cl, err := kgo.NewClient(append(opts, extra...)...)
 	if err != nil {
 		t.Fatalf("kafkatest: franz-go consumer: %v", err)
 	}
