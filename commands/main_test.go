@@ -2,11 +2,11 @@ package commands_test
 
 import (
 	"os"
+	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/kcg-dev/kcg/commands"
-	"path/filepath"
-	"testing"
 )
 
 // TestMain points KCG_CONFIG at a file that does not exist, so the
