@@ -274,8 +274,10 @@ func unmatchedTopics(doc output.GroupDescriptionList, topics []resetplan.TopicSp
 
 // closestGroups is, for each group of gs that does not exist, " (closest:
 // a, b)": the cluster's groups nearest its name, as plan names them for
-// a typo (groupops.MissingGroups, ClosestNames), to follow the Java tool's
-// "does not exist" line. Best effort: a listing that fails names none.
+// a typo (groupops.ClosestNames), to follow the Java tool's "does not
+// exist" line. The describe answers already said the group does not
+// exist: one listing of every broker is all it adds. Best effort: a
+// listing that fails names none.
 func closestGroups(ctx context.Context, cl *kafkaadmin.Client, gs []groupops.Group) map[string]string {
 	var dead []string
 	for _, g := range gs {
@@ -286,12 +288,12 @@ func closestGroups(ctx context.Context, cl *kafkaadmin.Client, gs []groupops.Gro
 	if len(dead) == 0 {
 		return nil
 	}
-	missing, existing, err := groupops.MissingGroups(ctx, cl, dead)
+	existing, err := groupops.GroupNames(ctx, cl)
 	if err != nil {
 		return nil
 	}
-	out := make(map[string]string, len(missing))
-	for _, g := range missing {
+	out := make(map[string]string, len(dead))
+	for _, g := range dead {
 		if near := groupops.ClosestNames(g, existing, 3); len(near) > 0 {
 			out[g] = " (closest: " + strings.Join(near, ", ") + ")"
 		}

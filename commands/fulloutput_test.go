@@ -30,6 +30,11 @@ func runToDevFull(t *testing.T, args ...string) (int, string) {
 // item 8).
 func TestUnwritableStdoutIsNeverExitZero(t *testing.T) {
 	e := kafkatest.Cluster(t)
+	// A group of its own, so that --list has a line to write whatever
+	// the other tests left on the shared cluster.
+	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+	e.CreateTopic(t, topic, 1)
+	e.Commit(t, group, topic, map[int32]int64{0: 0})
 	for _, args := range [][]string{
 		{"completion", "bash"},
 		{"completion", "zsh"},

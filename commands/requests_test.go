@@ -147,7 +147,9 @@ func TestRequestPhasesFixed(t *testing.T) {
 // type (groupops.ClassifyNamed). Each listing held every group of the
 // coordinator, about a megabyte at 20,000 groups (docs/benchmarks.md). A
 // group no describe knows (here one that does not exist) is looked up in
-// its coordinator's listing, once. No Metadata request asks for every
+// its coordinator's listing, once; then, to name the closest groups in
+// its "does not exist" line, in the listing of every broker, once each
+// (as kcg list). No Metadata request asks for every
 // topic of the cluster (kafka-go's transport did, for its broker cache),
 // and one Metadata answers both the partitions' leaders and the cluster's
 // identity. kfake on both tiers: only it counts requests; a cluster of
@@ -155,6 +157,7 @@ func TestRequestPhasesFixed(t *testing.T) {
 func TestDescribeOneGroupRequests(t *testing.T) {
 	e, group := privateFake(t)
 	missing := kafkatest.UniqueName(t, "missing")
+	list := countRequests(t, e, func() { kcg(t, "list", "--bootstrap-server", e.Bootstrap).MustCode(t, 0) })
 	for _, c := range []struct {
 		args      []string
 		code      int
@@ -163,7 +166,7 @@ func TestDescribeOneGroupRequests(t *testing.T) {
 	}{
 		{[]string{"describe", group}, 0, 0, 2},
 		{[]string{"describe", group, "--time-lag"}, 0, 0, 2},
-		{[]string{"describe", missing}, 1, 1, 2},
+		{[]string{"describe", missing}, 1, 1 + list["ListGroups"], 2},
 	} {
 		var mu sync.Mutex
 		allTopics := 0
@@ -192,7 +195,6 @@ func TestDescribeOneGroupRequests(t *testing.T) {
 	}
 	// --all-groups types its groups from the listing that found them: it
 	// lists as often as kcg list (once per broker), not a second time.
-	list := countRequests(t, e, func() { kcg(t, "list", "--bootstrap-server", e.Bootstrap).MustCode(t, 0) })
 	all := countRequests(t, e, func() { kcg(t, "describe", "--all-groups", "--bootstrap-server", e.Bootstrap).MustCode(t, 0) })
 	if all["ListGroups"] != list["ListGroups"] {
 		t.Errorf("describe --all-groups: %d ListGroups requests, kcg list %d (%s)", all["ListGroups"], list["ListGroups"], countsText(all))

@@ -34,11 +34,29 @@ func MissingGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) (mi
 	if all, lerr := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{}); lerr == nil {
 		gs = all
 	}
-	for _, g := range gs {
-		existing = append(existing, g.Group)
+	return missing, groupIDs(gs), nil
+}
+
+// GroupNames is every group id the cluster lists, sorted: what to suggest
+// from (ClosestNames) for a group a command found missing by other means
+// (describe knows it from its coordinator's answers). One listing of
+// every broker.
+func GroupNames(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
+	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return nil, err
 	}
-	slices.Sort(existing)
-	return missing, slices.Compact(existing), nil
+	return groupIDs(gs), nil
+}
+
+// groupIDs is the sorted, distinct ids of gs.
+func groupIDs(gs []kafkaadmin.GroupListing) []string {
+	ids := make([]string, 0, len(gs))
+	for _, g := range gs {
+		ids = append(ids, g.Group)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // ClosestNames returns up to n of candidates closest to name by edit
