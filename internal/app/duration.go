@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +22,9 @@ var errNotDuration = errors.New("not a duration: give " + DurationForms)
 func ParseDuration(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
 	neg := strings.HasPrefix(t, "-")
-	t = strings.TrimLeft(t, "+-")
+	if neg || strings.HasPrefix(t, "+") {
+		t = t[1:] // one sign, as time.ParseDuration takes
+	}
 	if i := strings.IndexByte(t, 'd'); i > 0 {
 		days, err := strconv.ParseInt(t[:i], 10, 64)
 		// time.Duration holds about 106751 days.
@@ -31,7 +34,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		d := time.Duration(days) * 24 * time.Hour
 		if rest := t[i+1:]; rest != "" {
 			r, err := time.ParseDuration(rest)
-			if err != nil || strings.ContainsAny(rest[:1], "+-") {
+			if err != nil || strings.ContainsAny(rest[:1], "+-") || r > math.MaxInt64-d {
 				return 0, errNotDuration
 			}
 			d += r

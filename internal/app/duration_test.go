@@ -27,7 +27,7 @@ func TestParseDuration(t *testing.T) {
 			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "d", "8", "8x", "1.5d", "d3h", "1d-3h", "1d+3h", "2d2d", "1h2d", "999999d", "parse"} {
+	for _, in := range []string{"", "d", "8", "8x", "1.5d", "d3h", "1d-3h", "1d+3h", "2d2d", "1h2d", "999999d", "100000d2562047h", "--2d", "+-2d", "parse"} {
 		_, err := ParseDuration(in)
 		if err == nil || !strings.Contains(err.Error(), "8d, 6d23h") {
 			t.Errorf("ParseDuration(%q): %v, want an error naming the accepted forms", in, err)
