@@ -28,7 +28,7 @@ func ParseDuration(s string) (time.Duration, error) {
 	if i := strings.IndexByte(t, 'd'); i > 0 {
 		days, err := strconv.ParseInt(t[:i], 10, 64)
 		// time.Duration holds about 106751 days.
-		if err != nil || days > 100000 {
+		if err != nil || days > 100000 || t[0] < '0' || t[0] > '9' {
 			return 0, errNotDuration
 		}
 		d := time.Duration(days) * 24 * time.Hour
