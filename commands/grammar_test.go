@@ -24,7 +24,7 @@ func TestMessagesCountInTheSingular(t *testing.T) {
 	p := filepath.Join(dir, "billing.yaml")
 	kcg(t, on("plan", "billing", "--topic", "payments", "--to-earliest", "--out", p)...).MustCode(t, 0)
 	r := kcg(t, on("apply", p)...).MustCode(t, 0)
-	if !strings.Contains(r.Stderr, "applied "+p+": 1 partition written and verified, and still so ") {
+	if !strings.Contains(r.Stderr, "applied "+p+": 1 partition written and verified, and still so ") { // --settle watched
 		t.Fatalf("apply: %q", r.Stderr)
 	}
 
