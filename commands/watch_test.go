@@ -58,7 +58,9 @@ func TestWatchJSONLines(t *testing.T) {
 	moving := kafkatest.UniqueName(t, "billing")
 	stopped := kafkatest.UniqueName(t, "stopped")
 	e.CreateTopic(t, topic, 1)
-	e.Produce(t, topic, 0, records(200)...)
+	// Enough records that the commits never catch up with the log end
+	// while the watch runs (at 20 a round, 100 rounds: 10 s or more).
+	e.Produce(t, topic, 0, records(2000)...)
 	e.Commit(t, moving, topic, map[int32]int64{0: 0})
 	e.Commit(t, stopped, topic, map[int32]int64{0: 10})
 
@@ -74,11 +76,13 @@ func TestWatchJSONLines(t *testing.T) {
 			case <-time.After(100 * time.Millisecond):
 			}
 			e.Produce(t, topic, 0, records(1)...)
-			committed = min(committed+20, 200)
+			committed = min(committed+20, 2000)
 			e.Commit(t, moving, topic, map[int32]int64{0: committed})
 		}
 	})
-	r := kcgOn(t, e, "watch", moving, stopped, "--interval", "1s", "--count", "3", "-o", "json")
+	// 2 s samples: on a loaded three-broker cluster one produce can take
+	// most of a second, and a 1 s window then saw no record written.
+	r := kcgOn(t, e, "watch", moving, stopped, "--interval", "2s", "--count", "3", "-o", "json")
 	close(stop)
 	wg.Wait()
 	r.MustCode(t, 0)
