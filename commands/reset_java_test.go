@@ -549,7 +549,21 @@ var (
 	// g found."; kcg: the same text on stderr after "warning: ".
 	fallbackRE = regexp.MustCompile(`Partition \d+ from topic \S+ is empty\. Falling back to latest known offset\.`)
 	noPlanRE   = regexp.MustCompile(`No reset plan for group .* found\.`)
+	// Native kcg says what happened where Java says "is empty" (issue 30
+	// item 16): "group G: T/P is empty (log start = …" or "group G: T/P
+	// has no record at or after …". kcgFallbacks turns each into Java's
+	// line, so the two still warn about the same partitions.
+	kcgFallbackRE = regexp.MustCompile(`group \S+: (\S+)/(\d+) (?:is empty \(log start = log end|has no record at or after )`)
 )
+
+// kcgFallbacks is Java's fallback line for each of native kcg's.
+func kcgFallbacks(stderr string) []string {
+	var out []string
+	for _, m := range kcgFallbackRE.FindAllStringSubmatch(stderr, -1) {
+		out = append(out, fmt.Sprintf("Partition %s from topic %s is empty. Falling back to latest known offset.", m[2], m[1]))
+	}
+	return out
+}
 
 func messagesIn(s ...string) []string {
 	var out []string
@@ -722,7 +736,8 @@ func (f *javaResetFixture) kcgPlan(t *testing.T, groups, scope, strategy []strin
 		}
 	}
 	sort.Strings(res.targets)
-	res.messages = messagesIn(r.Stderr)
+	res.messages = append(messagesIn(r.Stderr), kcgFallbacks(r.Stderr)...)
+	sort.Strings(res.messages)
 	return res
 }
 
