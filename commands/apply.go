@@ -97,9 +97,9 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	}
 	o.settle = defaultSettle
 	if v := c.String("settle"); v != "" {
-		d, err := time.ParseDuration(v)
+		d, err := app.ParseDuration(v)
 		if err != nil || d < 0 {
-			return o, app.Usagef("--settle %q: give how long to watch the written offsets, a duration such as 2s or 10s (0: do not watch)", v)
+			return o, app.Usagef("--settle %q: give how long to watch the written offsets, 0 (do not watch) or a duration: %s", v, app.DurationForms)
 		}
 		o.settle = d
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kcg-dev/kcg/internal/app"
 )
 
 // A consumer that commits without joining the group (assign() and
@@ -63,7 +65,7 @@ func TestApplySettleFlag(t *testing.T) {
 	f.plan(t, "reset.yaml", f.group, "--topic", f.topic, "--to-offset", "2")
 	for _, bad := range []string{"-1s", "soon", "5"} {
 		r := kcgOn(t, f.e, "apply", f.path("reset.yaml"), "--settle", bad).MustCode(t, 64)
-		if !strings.Contains(r.Stderr, "--settle") {
+		if !strings.Contains(r.Stderr, "--settle") || !strings.Contains(r.Stderr, app.DurationForms) {
 			t.Errorf("--settle %s: %s", bad, r.Stderr)
 		}
 	}
