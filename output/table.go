@@ -159,19 +159,33 @@ func renderRows(w io.Writer, header []string, rows iter.Seq[[]string]) error {
 		}
 		return renderTable(w, header, all)
 	}
-	return writePlain(w, header, widths, rows)
+	return writePlain(w, header, widths, printableRows(rows, len(header)))
 }
 
-// writePlain writes the header and rows of plain cells (each through
-// vocab.Printable: nothing to escape in a plain cell, so no copy) in
-// columns of widths, to w in writes of whole lines of about plainChunk
+// printableRows is rows with every cell through vocab.Printable (nothing
+// to escape in a plain cell, so no copy), in one reused slice.
+func printableRows(rows iter.Seq[[]string], width int) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		out := make([]string, width)
+		for r := range rows {
+			for i, c := range r {
+				out[i] = vocab.Printable(c)
+			}
+			if !yield(out[:len(r)]) {
+				return
+			}
+		}
+	}
+}
+
+// writePlain writes the header and rows of plain cells, escaped already,
+// in columns of widths, to w in writes of whole lines of about plainChunk
 // bytes, never the whole table at once.
 func writePlain(w io.Writer, header []string, widths []int, rows iter.Seq[[]string]) error {
 	out := make([]byte, 0, plainChunk+256)
 	line := func(cells []string) {
 		start := len(out)
 		for i, c := range cells {
-			c = vocab.Printable(c)
 			out = append(out, c...)
 			for n := cellWidth(c); n < widths[i]; n++ {
 				out = append(out, ' ')

@@ -172,9 +172,30 @@ func TestPlanSummaryStreams(t *testing.T) {
 // wide rune) is collected and goes through tablewriter, each row whole
 // although the iterator reuses one slice.
 func TestRenderRowsNotPlain(t *testing.T) {
-	rows := [][]string{{"grüppe-组", "a"}, {"b", "\x1b[2K"}, {"c", "d"}}
+	renderRowsAsTable(t, [][]string{{"grüppe-组", "a"}, {"b", "\x1b[2K"}, {"c", "d"}})
+}
+
+// A plain table whose cells need escaping (a name holding a terminal
+// escape, escaped into plain ASCII) is escaped by renderRows as by
+// renderTable.
+func TestRenderRowsEscapesPlain(t *testing.T) {
+	out := renderRowsAsTable(t, [][]string{{"g\x1b[2K", "a"}, {"b", "c\x07"}})
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Errorf("renderRows wrote a control character:\n%q", out)
+	}
+}
+
+// renderRowsAsTable checks that renderRows over rows (one reused slice)
+// writes what renderTable writes of them, and returns it.
+func renderRowsAsTable(t *testing.T, rows [][]string) string {
+	t.Helper()
 	var want, got bytes.Buffer
-	if err := renderTable(&want, []string{"A", "B"}, slices.Clone(rows)); err != nil {
+	// renderTable escapes its rows in place: a copy of each row.
+	own := make([][]string, len(rows))
+	for i, r := range rows {
+		own[i] = slices.Clone(r)
+	}
+	if err := renderTable(&want, []string{"A", "B"}, own); err != nil {
 		t.Fatal(err)
 	}
 	err := renderRows(&got, []string{"A", "B"}, func(yield func([]string) bool) {
@@ -189,6 +210,7 @@ func TestRenderRowsNotPlain(t *testing.T) {
 	if err != nil || got.String() != want.String() {
 		t.Errorf("renderRows = %v\n%s\nwant\n%s", err, got.String(), want.String())
 	}
+	return got.String()
 }
 
 type writerFunc func([]byte) (int, error)
