@@ -112,11 +112,11 @@ func javaDescribeOffsets(w io.Writer, group string, rows []javaOffsetRow, verbos
 
 // offsetRowsForJava returns d's offsets in the Java tool's row order
 // (ConsumerGroupCommand.collectGroupsOffsets): the members that own
-// partitions, most partitions first, ties in the broker's order (order:
-// member id → place in the broker's answer; Java's sort is stable over
-// the members as the broker listed them; members order does not know
-// keep d's order, by member id, after them), each member's partitions by
-// (topic, partition); then the committed partitions no member owns, by
+// partitions, most partitions first, ties in the broker's order (Java's
+// sort is stable over the members as the broker listed them; order maps a
+// member id to its place in the broker's answer, and members it does not
+// know come after those, in d's order, by member id), each member's
+// partitions by (topic, partition); then the committed partitions no member owns, by
 // (topic, partition), with "-" for the member columns. Members without
 // partitions produce no row, as in Java.
 func offsetRowsForJava(d output.GroupDescription, order map[string]int) []javaOffsetRow {
