@@ -18,7 +18,7 @@ func main() {
 	// death (exit 141 under pipefail).
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := commands.Run(ctx, os.Args, commands.StdStreams())
+	code := commands.Run(ctx, os.Args, commands.StdIO())
 	stop()
 	os.Exit(code)
 }

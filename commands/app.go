@@ -16,23 +16,23 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/dropin"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
-// Streams is the application's IO (app.Streams).
-type Streams = app.Streams
+// Streams is the application's IO (app.IO).
+type IO = app.IO
 
-// StdStreams returns the process's standard streams.
-func StdStreams() Streams { return app.StdStreams() }
+// StdIO returns the process's standard streams.
+func StdIO() IO { return app.StdIO() }
 
 // Run executes kcg with args (args[0] is the program name) and returns the
 // exit code. Output that could not be written (stdout full) is never exit
 // 0: a run that would succeed ends with 1 and the write error on stderr.
-func Run(ctx context.Context, args []string, s Streams) int {
+func Run(ctx context.Context, args []string, s IO) int {
 	s, failedWrite := app.CheckOutput(s)
 	code := run(ctx, args, s)
 	if err := failedWrite(); code == app.ExitOK && err != nil && !app.OutputClosed(err) {
@@ -42,7 +42,7 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	return code
 }
 
-func run(ctx context.Context, args []string, s Streams) int {
+func run(ctx context.Context, args []string, s IO) int {
 	if len(args) == 0 {
 		args = []string{"kcg"}
 	}
@@ -111,7 +111,7 @@ func writesToKafka(args []string) bool {
 	return len(args) > 1 && slices.Contains([]string{"apply", "delete", "delete-offsets"}, args[1])
 }
 
-func newApp(s Streams) *cli.App {
+func newApp(s IO) *cli.App {
 	app := &cli.App{
 		Name:                 "kcg",
 		Usage:                "Kafka consumer groups: describe lag, plan and apply offset resets safely",
@@ -123,7 +123,7 @@ func newApp(s Streams) *cli.App {
 		HideHelpCommand:      true,
 		// Group ids may contain commas; repeat --group instead.
 		DisableSliceFlagSeparator: true,
-		// Exit codes are decided by internal/app.ExitCode (in Run), never
+		// Exit codes are decided by app.ExitCode (in Run), never
 		// by urfave/cli's os.Exit.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Commands:       commandList(s),
@@ -208,7 +208,7 @@ func walk(cmds []*cli.Command, fn func(*cli.Command)) {
 }
 
 // commandList is every native command.
-func commandList(s Streams) []*cli.Command {
+func commandList(s IO) []*cli.Command {
 	return []*cli.Command{
 		listCommand(s),
 		describeCommand(s),

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
@@ -42,7 +42,7 @@ type applyOptions struct {
 	approvals approvalOptions
 }
 
-func applyCommand(s Streams) *cli.Command {
+func applyCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "apply",
 		Usage:     "execute a reviewed plan, after re-checking every precondition",
@@ -203,7 +203,7 @@ var beforeGroupCommit func(group string)
 // runApply is kcg apply as its steps: load the plan, preflight it
 // against the cluster, write the rollback plan, apply, and the exit code
 // of what the apply came to.
-func runApply(c *cli.Context, s Streams, o applyOptions) error {
+func runApply(c *cli.Context, s IO, o applyOptions) error {
 	r := &applyRun{c: c, s: s, o: o, progress: newProgress(s)}
 	defer r.progress.done()
 	if err := r.loadPlan(); err != nil {
@@ -264,7 +264,7 @@ func (r *applyRun) unreported(werr error, v groupops.Verdict, check *groupops.Ch
 // applyRun is one kcg apply, shared by its steps.
 type applyRun struct {
 	c        *cli.Context
-	s        Streams
+	s        IO
 	o        applyOptions
 	progress *progress
 	plan     *resetplan.Plan

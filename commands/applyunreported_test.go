@@ -46,7 +46,7 @@ func TestApplyReportUnprintable(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				rb := f.path("rb-" + format + ".yaml")
 				code := commands.Run(ctx, []string{"kcg", "apply", f.path("p.yaml"), "--rollback-out", rb, "-o", format, "--bootstrap-server", f.e.Bootstrap},
-					commands.Streams{In: strings.NewReader(""), Out: out, Err: &errb})
+					commands.IO{In: strings.NewReader(""), Out: out, Err: &errb})
 				cancel()
 				if code != 6 {
 					t.Fatalf("-o %s: exit %d, want 6\nstderr: %s", format, code, errb.String())
@@ -66,7 +66,7 @@ func TestApplyReportUnprintable(t *testing.T) {
 			defer out.Close()
 			var errb bytes.Buffer
 			code := commands.Run(context.Background(), []string{"kcg", "apply", f.path("p.yaml"), "-o", "json", "--bootstrap-server", f.e.Bootstrap},
-				commands.Streams{In: strings.NewReader(""), Out: out, Err: &errb})
+				commands.IO{In: strings.NewReader(""), Out: out, Err: &errb})
 			if code == 6 || code == 0 {
 				t.Fatalf("a refused apply with an unprintable report: exit %d\n%s", code, errb.String())
 			}

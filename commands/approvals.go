@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/approval"
 	"github.com/kcg-dev/kcg/connconfig"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/urfave/cli/v2"
 )
@@ -59,7 +59,7 @@ func approvalOptionsFrom(c *cli.Context, planPath string, prof *connconfig.Profi
 // may be by one person count once) of the allowed signers file, or a
 // refusal (exit 3) naming why each signature does not count. Signatures
 // that do not count beside enough that do are warned about.
-func (o approvalOptions) verifyApprovals(s Streams, data []byte) ([]output.Approval, []string, error) {
+func (o approvalOptions) verifyApprovals(s IO, data []byte) ([]output.Approval, []string, error) {
 	if o.allowedSigners == "" {
 		return nil, nil, nil
 	}

@@ -3,8 +3,8 @@ package commands
 import (
 	"fmt"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/approval"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -16,7 +16,7 @@ type approveOptions struct {
 	overwrite      bool
 }
 
-func approveCommand(s Streams) *cli.Command {
+func approveCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "approve",
 		Usage:     "sign a plan file as its reviewer, with an SSH key (what apply --allowed-signers checks)",
@@ -32,7 +32,7 @@ func approveCommand(s Streams) *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the signature to `FILE` (default: PLAN.sig); an existing FILE is refused"},
 			&cli.BoolFlag{Name: "overwrite", Usage: "let the signature replace an existing regular file (never a link, FIFO or device)"},
 		},
-		Action: action(s, approveOptionsFrom, func(_ *cli.Context, s Streams, o approveOptions) error { return runApprove(s, o) }),
+		Action: action(s, approveOptionsFrom, func(_ *cli.Context, s IO, o approveOptions) error { return runApprove(s, o) }),
 	}
 }
 
@@ -57,7 +57,7 @@ func approveOptionsFrom(c *cli.Context) (approveOptions, error) {
 	return o, nil
 }
 
-func runApprove(s Streams, o approveOptions) error {
+func runApprove(s IO, o approveOptions) error {
 	plan, data, err := planfile.ReadBytes(o.path, s.In)
 	if err != nil {
 		return err

@@ -35,7 +35,7 @@ func TestClosedStdoutEndsReadCommandsQuietly(t *testing.T) {
 
 	run := func(args ...string) (int, string) {
 		var errBuf strings.Builder
-		code := commands.Run(context.Background(), append([]string{"kcg"}, args...), commands.Streams{In: strings.NewReader(""), Out: closedPipe{}, Err: &errBuf})
+		code := commands.Run(context.Background(), append([]string{"kcg"}, args...), commands.IO{In: strings.NewReader(""), Out: closedPipe{}, Err: &errBuf})
 		return code, errBuf.String()
 	}
 	for _, args := range [][]string{

@@ -43,14 +43,14 @@ func completionRequested(args []string) bool {
 // being completed (possibly empty). It is the only thing a run with
 // completionFlag does; the only requests it may send are ListGroups and
 // Metadata, to offer group and topic names.
-func complete(ctx context.Context, s Streams, args []string) {
+func complete(ctx context.Context, s IO, args []string) {
 	words := args[1:slices.Index(args, completionFlag)]
 	cur := ""
 	if len(words) > 0 {
 		cur, words = words[len(words)-1], words[:len(words)-1]
 	}
 	words, cur, prefix := joinAssignment(words, cur)
-	a := newApp(Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	a := newApp(IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	// "kcg -b H describe <TAB>": the flags before the command are its own.
 	if line, ok := hoistLeadingFlags(a, append(append([]string{"kcg"}, words...), cur)); ok {
 		words = line[1 : len(line)-1]

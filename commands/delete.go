@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -18,7 +18,7 @@ type deleteOptions struct {
 	gate   deleteGate
 }
 
-func deleteCommand(s Streams) *cli.Command {
+func deleteCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "delete",
 		Usage:     "delete consumer groups (only groups without active members)",
@@ -54,7 +54,7 @@ func deleteOptionsFrom(c *cli.Context) (deleteOptions, error) {
 	return o, err
 }
 
-func runDelete(c *cli.Context, s Streams, o deleteOptions) error {
+func runDelete(c *cli.Context, s IO, o deleteOptions) error {
 	if err := o.gate.check(s, "kcg delete"); err != nil {
 		return err
 	}

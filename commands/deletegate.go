@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
@@ -40,7 +40,7 @@ func deleteGateFrom(c *cli.Context) deleteGate {
 }
 
 // errNeedYes is the refusal, before connecting, of a delete that cannot ask.
-func (g deleteGate) check(s Streams, what string) error {
+func (g deleteGate) check(s IO, what string) error {
 	if g.yes || g.dryRun || s.InTTY {
 		return nil
 	}
@@ -65,7 +65,7 @@ var errDeclined = errors.New("not confirmed: nothing was deleted")
 // plan restores what is deleted. With --yes the one read right before the
 // write is the plan. Ctrl-C at the question ends the command (exit 130):
 // nothing is deleted and no undo plan is written.
-func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, format output.Format, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (u planfile.Undo, stop bool, err error) {
+func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s IO, format output.Format, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (u planfile.Undo, stop bool, err error) {
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
 		return u, true, err
@@ -92,7 +92,7 @@ func (g deleteGate) run(ctx context.Context, cl *kafkaadmin.Client, s Streams, f
 // confirmDelete shows plan on stderr and asks until the answer is to what
 // is deleted: it returns the plan read after the last yes, which showed no
 // change (errDeclined for anything but yes, ctx's error for Ctrl-C).
-func confirmDelete(ctx context.Context, cl *kafkaadmin.Client, s Streams, plan *resetplan.Plan, groups []string, specs []resetplan.TopicSpec) (*resetplan.Plan, error) {
+func confirmDelete(ctx context.Context, cl *kafkaadmin.Client, s IO, plan *resetplan.Plan, groups []string, specs []resetplan.TopicSpec) (*resetplan.Plan, error) {
 	in := bufio.NewReader(s.In)
 	for {
 		if err := (output.PlanDocument{Plan: plan}).WriteTable(s.Err); err != nil {

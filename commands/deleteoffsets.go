@@ -3,8 +3,8 @@ package commands
 import (
 	"fmt"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -18,7 +18,7 @@ type deleteOffsetsOptions struct {
 	gate   deleteGate
 }
 
-func deleteOffsetsCommand(s Streams) *cli.Command {
+func deleteOffsetsCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "delete-offsets",
 		Usage:     "delete a group's committed offsets for topics or partitions",
@@ -64,7 +64,7 @@ func deleteOffsetsOptionsFrom(c *cli.Context) (deleteOffsetsOptions, error) {
 	return o, err
 }
 
-func runDeleteOffsets(c *cli.Context, s Streams, o deleteOffsetsOptions) error {
+func runDeleteOffsets(c *cli.Context, s IO, o deleteOffsetsOptions) error {
 	if err := o.gate.check(s, "kcg delete-offsets"); err != nil {
 		return err
 	}

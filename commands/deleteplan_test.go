@@ -398,7 +398,7 @@ func (r *typist) Read(p []byte) (int, error) {
 // runTyped runs kcg as clitest.RunTTY does, with stdin the typist.
 func runTyped(ctx context.Context, answer func(n int) string, args ...string) clitest.Result {
 	var out, errb bytes.Buffer
-	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
+	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.IO{
 		In: &typist{answer: answer}, InTTY: true, Out: &out, Err: &errb,
 	})
 	return clitest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}

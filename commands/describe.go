@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -29,7 +29,7 @@ type describeOptions struct {
 	limits        thresholds
 }
 
-func describeCommand(s Streams) *cli.Command {
+func describeCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "describe",
 		Usage:     "show groups' committed offsets and lag, members, or state",
@@ -127,7 +127,7 @@ func offsetsOnlyFlags(o describeOptions) error {
 	return nil
 }
 
-func runDescribe(c *cli.Context, s Streams, o describeOptions) error {
+func runDescribe(c *cli.Context, s IO, o describeOptions) error {
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return err
@@ -226,7 +226,7 @@ func describeScoped(ctx context.Context, cl *kafkaadmin.Client, sc scoped, do gr
 // describeShareGroups reads the share groups of a describe (the
 // FamilyShare branch of the dispatch) and returns their document entries
 // and how many could not be described (each said on one stderr line).
-func describeShareGroups(ctx context.Context, cl *kafkaadmin.Client, s Streams, o describeOptions, groups []string, progress func(string)) ([]output.GroupDescription, int, error) {
+func describeShareGroups(ctx context.Context, cl *kafkaadmin.Client, s IO, o describeOptions, groups []string, progress func(string)) ([]output.GroupDescription, int, error) {
 	if len(groups) == 0 {
 		return nil, 0, nil
 	}
@@ -376,7 +376,7 @@ func readCommittedFrom(c *cli.Context) (bool, error) {
 
 // warnTimeLagErrors says on stderr, once per partition, why a time lag is
 // null because its record could not be read.
-func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
+func warnTimeLagErrors(s IO, snap *groupops.Snapshot) {
 	errs := snap.TimeLagErrors()
 	var tps []groupops.TopicPartition
 	for tp := range errs {
@@ -390,7 +390,7 @@ func warnTimeLagErrors(s Streams, snap *groupops.Snapshot) {
 // warnRetentionErrors says on stderr, once per topic, why its retention
 // headroom is null because its config could not be read (no
 // DESCRIBE_CONFIGS permission, typically).
-func warnRetentionErrors(s Streams, snap *groupops.Snapshot) {
+func warnRetentionErrors(s IO, snap *groupops.Snapshot) {
 	for _, t := range slices.Sorted(maps.Keys(snap.Retention)) {
 		if err := snap.Retention[t].Err; err != nil {
 			fmt.Fprintf(s.Err, "kcg: retention headroom of topic %s unknown: %s\n", t, vocab.OneLine(err.Error()))

@@ -74,7 +74,7 @@ func benchRun(b *testing.B, argv []string) {
 	for b.Loop() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		errb := &headWriter{max: 4096}
-		code := commands.Run(ctx, argv, commands.Streams{In: strings.NewReader(""), Out: io.Discard, Err: errb})
+		code := commands.Run(ctx, argv, commands.IO{In: strings.NewReader(""), Out: io.Discard, Err: errb})
 		cancel()
 		if code != 0 {
 			b.Fatalf("exit %d: %s", code, errb.String())

@@ -1,8 +1,8 @@
 package commands
 
 import (
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -16,7 +16,7 @@ type diffOptions struct {
 	format output.Format
 }
 
-func diffCommand(s Streams) *cli.Command {
+func diffCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare two plans, or a plan with the live cluster (exit 0: the plans make the same change, or apply would run the plan as reviewed or already has; 2: differences)",
@@ -46,14 +46,14 @@ func diffOptionsFrom(c *cli.Context) (diffOptions, error) {
 	return o, nil
 }
 
-func runDiff(c *cli.Context, s Streams, o diffOptions) error {
+func runDiff(c *cli.Context, s IO, o diffOptions) error {
 	if len(o.paths) == 2 {
 		return diffPlans(s, o)
 	}
 	return diffLive(c, s, o)
 }
 
-func diffPlans(s Streams, o diffOptions) error {
+func diffPlans(s IO, o diffOptions) error {
 	a, err := planfile.Read(o.paths[0], s.In)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func diffPlans(s Streams, o diffOptions) error {
 	return nil
 }
 
-func diffLive(c *cli.Context, s Streams, o diffOptions) error {
+func diffLive(c *cli.Context, s IO, o diffOptions) error {
 	progress := newProgress(s)
 	defer progress.done()
 	progress.say("reading the plan")

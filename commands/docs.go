@@ -15,7 +15,7 @@ import (
 // Markdown renders the command reference (docs/commands.md) from the CLI
 // definitions, so the docs cannot drift from the flags.
 func Markdown() (string, error) {
-	app := newApp(Streams{})
+	app := newApp(IO{})
 	app.Version = ""
 	md, err := app.ToMarkdown()
 	if err != nil {

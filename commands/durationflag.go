@@ -4,7 +4,7 @@ import (
 	"flag"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/urfave/cli/v2"
 )
 

@@ -30,7 +30,7 @@ func exampleArgs(t *testing.T, line string) []string {
 
 // Every command's help has an Examples block of 2-4 lines, and kcg's own.
 func TestHelpExamplesEverywhere(t *testing.T) {
-	a := newApp(Streams{})
+	a := newApp(IO{})
 	check := func(name, description, help string) {
 		t.Helper()
 		_, block, ok := strings.Cut(description, "\n"+examplesHeading+"\n")
@@ -55,14 +55,14 @@ func TestHelpExamplesEverywhere(t *testing.T) {
 		}
 	}
 	var out strings.Builder
-	r := Run(context.Background(), []string{"kcg", "--help"}, Streams{In: strings.NewReader(""), Out: &out, Err: io.Discard})
+	r := Run(context.Background(), []string{"kcg", "--help"}, IO{In: strings.NewReader(""), Out: &out, Err: io.Discard})
 	if r != 0 {
 		t.Fatalf("kcg --help: exit %d", r)
 	}
 	check("kcg", a.Description, out.String())
 	for _, c := range a.VisibleCommands() {
 		var out strings.Builder
-		if r := Run(context.Background(), []string{"kcg", c.Name, "--help"}, Streams{In: strings.NewReader(""), Out: &out, Err: io.Discard}); r != 0 {
+		if r := Run(context.Background(), []string{"kcg", c.Name, "--help"}, IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}); r != 0 {
 			t.Fatalf("kcg %s --help: exit %d", c.Name, r)
 		}
 		check(c.Name, c.Description, out.String())
@@ -108,7 +108,7 @@ func TestHelpExamplesAreValid(t *testing.T) {
 			args := exampleArgs(t, line)
 			if len(args) > 1 && args[1] == "--version" {
 				var out strings.Builder
-				if r := Run(context.Background(), args, Streams{In: strings.NewReader(""), Out: &out, Err: io.Discard}); r != 0 || !strings.HasPrefix(out.String(), "kcg ") {
+				if r := Run(context.Background(), args, IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}); r != 0 || !strings.HasPrefix(out.String(), "kcg ") {
 					t.Errorf("%q: exit %d, %q", line, r, out.String())
 				}
 				continue
@@ -120,7 +120,7 @@ func TestHelpExamplesAreValid(t *testing.T) {
 			if name != "" && args[1] != name {
 				t.Errorf("example %q is under %q", line, name)
 			}
-			a := newApp(Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+			a := newApp(IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 			ran := false
 			var set func(parent string, cmds []*cli.Command)
 			set = func(parent string, cmds []*cli.Command) {
@@ -153,7 +153,7 @@ func TestHelpExamplesInReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range newApp(Streams{}).VisibleCommands() {
+	for _, c := range newApp(IO{}).VisibleCommands() {
 		_, section, _ := strings.Cut(md, "\n## "+c.Name+"\n")
 		section, _, _ = strings.Cut(section, "\n## ")
 		want := "**Examples**:\n\n```\n" + strings.Join(examples[c.Name], "\n") + "\n```\n"

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
@@ -21,7 +21,7 @@ import (
 // action is a command's Action: fill and validate its options from the
 // flags (from), then run it (run). Keeping the two apart lets the options
 // be tested without a broker.
-func action[T any](s Streams, from func(*cli.Context) (T, error), run func(*cli.Context, Streams, T) error) cli.ActionFunc {
+func action[T any](s IO, from func(*cli.Context) (T, error), run func(*cli.Context, IO, T) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		o, err := from(c)
 		if err != nil {

@@ -126,7 +126,7 @@ func TestSandboxCommand(t *testing.T) {
 	defer cancel()
 	done := make(chan int, 1)
 	go func() {
-		done <- commands.Run(ctx, []string{"kcg", "sandbox"}, commands.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+		done <- commands.Run(ctx, []string{"kcg", "sandbox"}, commands.IO{In: strings.NewReader(""), Out: &out, Err: &errb})
 	}()
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(out.String(), "\n") {

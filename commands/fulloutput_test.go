@@ -20,7 +20,7 @@ func runToDevFull(t *testing.T, args ...string) (int, string) {
 	}
 	defer full.Close()
 	var errBuf strings.Builder
-	code := commands.Run(context.Background(), append([]string{"kcg"}, args...), commands.Streams{In: strings.NewReader(""), Out: full, Err: &errBuf})
+	code := commands.Run(context.Background(), append([]string{"kcg"}, args...), commands.IO{In: strings.NewReader(""), Out: full, Err: &errBuf})
 	return code, errBuf.String()
 }
 

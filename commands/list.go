@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
 )
 
-func listCommand(s Streams) *cli.Command {
+func listCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "list consumer groups with their state and type (--type all: share and streams groups too)",
@@ -54,7 +54,7 @@ func listOptionsFrom(c *cli.Context) (listOptions, error) {
 	return o, err
 }
 
-func runList(c *cli.Context, s Streams, o listOptions) error {
+func runList(c *cli.Context, s IO, o listOptions) error {
 	cl, ctx, done, err := connectOrSandbox(c)
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,7 +17,7 @@ import (
 // man(7) macros, written here rather than converted from Markdown so that
 // every page has the same sections whatever a command's help contains.
 func ManPages() (map[string]string, error) {
-	a := newApp(Streams{})
+	a := newApp(IO{})
 	pages := map[string]string{"kcg.1": manRoot(a)}
 	var err error
 	var add func(path []string, cmds []*cli.Command)

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/output"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -24,7 +24,7 @@ func parseOptions[T any](t *testing.T, command string, from func(*cli.Context) (
 	t.Setenv("KCG_BOOTSTRAP_SERVER", "")
 	var o T
 	var optErr error
-	a := newApp(Streams{})
+	a := newApp(IO{})
 	for _, c := range a.Commands {
 		if c.Name == command {
 			c.Action = func(c *cli.Context) error {

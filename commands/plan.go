@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
@@ -91,7 +91,7 @@ type planOptions struct {
 	policies *policy.Set
 }
 
-func planCommand(s Streams) *cli.Command {
+func planCommand(s IO) *cli.Command {
 	flags := []cli.Flag{
 		groupFlag(),
 		&cli.BoolFlag{Name: "all-groups", Usage: "plan every group of the --type types (default: consumer groups; share and streams groups are left out, with a note)"},
@@ -209,7 +209,7 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	return o, err
 }
 
-func runPlan(c *cli.Context, s Streams, o planOptions) error {
+func runPlan(c *cli.Context, s IO, o planOptions) error {
 	// Refused before connecting; planfile.Write refuses again, atomically.
 	if o.out != "-" {
 		if err := planfile.CheckTarget(o.out, o.overwrite); err != nil {
@@ -465,7 +465,7 @@ func refuseOut(path string, err error) error {
 // enforcePolicies evaluates the policies against the plan as it will be
 // read back from data (what kcg show -o json prints of the file), before
 // the file is written.
-func (o planOptions) enforcePolicies(c *cli.Context, s Streams, data []byte) error {
+func (o planOptions) enforcePolicies(c *cli.Context, s IO, data []byte) error {
 	if o.policies == nil {
 		return nil
 	}

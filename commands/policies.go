@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/policy"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -64,7 +64,7 @@ func loadPolicies(c *cli.Context, prof *connconfig.Profile) (*policy.Set, error)
 // prints it (the same bytes conftest reads), prints each warn on stderr
 // and returns the deny messages (nil: allowed). A policy that fails
 // while evaluating is exit 65.
-func policyVerdict(c *cli.Context, s Streams, set *policy.Set, p *resetplan.Plan) ([]string, error) {
+func policyVerdict(c *cli.Context, s IO, set *policy.Set, p *resetplan.Plan) ([]string, error) {
 	if set == nil {
 		return nil, nil
 	}

@@ -6,15 +6,15 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/urfave/cli/v2"
 )
 
 // profileCommand is `kcg profile list|show|use`: the named clusters of the
 // config file (docs/profiles.md). None of them connects to Kafka.
-func profileCommand(s Streams) *cli.Command {
+func profileCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:  "profile",
 		Usage: "list, show and choose the named clusters of the config file",
@@ -99,7 +99,7 @@ func readProfiles(missingOK bool) (*connconfig.ProfileFile, error) {
 	return f, err
 }
 
-func runProfileList(c *cli.Context, s Streams, o profileOptions) error {
+func runProfileList(c *cli.Context, s IO, o profileOptions) error {
 	f, err := readProfiles(true)
 	if err != nil {
 		return err
@@ -110,7 +110,7 @@ func runProfileList(c *cli.Context, s Streams, o profileOptions) error {
 	return output.Write(s.Out, o.format, output.NewProfileList(f))
 }
 
-func runProfileShow(c *cli.Context, s Streams, o profileOptions) error {
+func runProfileShow(c *cli.Context, s IO, o profileOptions) error {
 	f, err := readProfiles(false)
 	if err != nil {
 		return err
@@ -133,7 +133,7 @@ func runProfileShow(c *cli.Context, s Streams, o profileOptions) error {
 	return output.Write(s.Out, o.format, output.NewProfileDocument(f, p))
 }
 
-func runProfileUse(c *cli.Context, s Streams, o profileOptions) error {
+func runProfileUse(c *cli.Context, s IO, o profileOptions) error {
 	path, err := connconfig.ConfigPath()
 	if err != nil {
 		return err

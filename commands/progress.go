@@ -13,7 +13,7 @@ import (
 // line that is cleared at the end. Without a terminal it prints nothing, so
 // logs and scripts see only data and warnings.
 type progress struct {
-	s       Streams
+	s       IO
 	mu      sync.Mutex
 	start   time.Time
 	shown   bool
@@ -24,7 +24,7 @@ type progress struct {
 // command has run this long. A variable for tests (export_test.go).
 var progressDelay = 300 * time.Millisecond
 
-func newProgress(s Streams) *progress {
+func newProgress(s IO) *progress {
 	return &progress{s: s, start: time.Now(), enabled: s.ErrTTY}
 }
 

@@ -17,7 +17,7 @@ func runTTY(t *testing.T, tty bool, args ...string) (code int, stdout, stderr st
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code = commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{In: strings.NewReader(""), Out: &out, Err: &errb, ErrTTY: tty})
+	code = commands.Run(ctx, append([]string{"kcg"}, args...), commands.IO{In: strings.NewReader(""), Out: &out, Err: &errb, ErrTTY: tty})
 	return code, out.String(), errb.String()
 }
 

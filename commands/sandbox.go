@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/sandbox"
 	"github.com/urfave/cli/v2"
@@ -15,7 +15,7 @@ func sandboxFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "sandbox", Usage: "run against a fresh in-process demo cluster (no Kafka needed; see 'kcg sandbox')"}
 }
 
-func sandboxCommand(s Streams) *cli.Command {
+func sandboxCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:  "sandbox",
 		Usage: "run an in-memory Kafka-compatible cluster with demo groups until interrupted",

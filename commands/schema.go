@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/docs/schema"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/urfave/cli/v2"
 )
 
-func schemaCommand(s Streams) *cli.Command {
+func schemaCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "schema",
 		Usage:     "print the JSON Schema (draft 2020-12) of a document kind; without KIND, list the kinds",
@@ -43,7 +43,7 @@ func schemaOptionsFrom(c *cli.Context) (schemaOptions, error) {
 	return o, nil
 }
 
-func runSchema(_ *cli.Context, s Streams, o schemaOptions) error {
+func runSchema(_ *cli.Context, s IO, o schemaOptions) error {
 	if o.kind == "" {
 		for _, k := range schema.Kinds() {
 			fmt.Fprintln(s.Out, k)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/docs/schema"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/internal/schematest"
 )
 

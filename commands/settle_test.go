@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 )
 
 // A consumer that commits without joining the group (assign() and

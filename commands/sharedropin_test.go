@@ -20,7 +20,7 @@ func shareTool(t *testing.T, e *kafkatest.Env, args ...string) clitest.Result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	argv := append([]string{"/usr/local/bin/kafka-share-groups.sh", "--bootstrap-server", e.Bootstrap}, args...)
-	code := commands.Run(context.Background(), argv, commands.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	code := commands.Run(context.Background(), argv, commands.IO{In: strings.NewReader(""), Out: &out, Err: &errb})
 	return clitest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 }
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -24,7 +24,7 @@ type showOptions struct {
 	maxAge time.Duration
 }
 
-func showCommand(s Streams) *cli.Command {
+func showCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "render a plan file: table (with its impact), json, yaml, the Java tool's csv, or markdown for a change ticket",
@@ -78,7 +78,7 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 	return o, nil
 }
 
-func runShow(c *cli.Context, s Streams, o showOptions) error {
+func runShow(c *cli.Context, s IO, o showOptions) error {
 	p, err := planfile.Read(o.path, s.In)
 	if err != nil {
 		return err

@@ -19,7 +19,7 @@ func (f *streamsFixture) streamsTool(t *testing.T, args ...string) clitest.Resul
 	t.Helper()
 	var out, errb bytes.Buffer
 	argv := append([]string{"/usr/local/bin/kafka-streams-groups.sh", "--bootstrap-server", f.e.Bootstrap}, args...)
-	code := commands.Run(context.Background(), argv, commands.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	code := commands.Run(context.Background(), argv, commands.IO{In: strings.NewReader(""), Out: &out, Err: &errb})
 	return clitest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 }
 

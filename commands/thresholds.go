@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/urfave/cli/v2"
 )

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"

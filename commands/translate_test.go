@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/groupops/mm2"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
-	"github.com/kcg-dev/kcg/internal/mm2"
 	"github.com/kcg-dev/kcg/internal/schematest"
 )
 

@@ -5,12 +5,12 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/urfave/cli/v2"
 )
 
-func versionCommand(s Streams) *cli.Command {
+func versionCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print kcg's version (-o json|yaml: with commit, date, Go version and platform)",
@@ -36,7 +36,7 @@ func versionInfo() output.VersionInfo {
 // versionLine is what kcg version, kcg --version and kcg -v print.
 func versionLine() string { return versionInfo().Line() }
 
-func completionCommand(s Streams) *cli.Command {
+func completionCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script",

@@ -3,7 +3,7 @@ package commands_test
 import (
 	"testing"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 )
 
 // kcg version, kcg --version and kcg -v print the same line; --version

@@ -28,7 +28,7 @@ func applyAsync(t *testing.T, f *resetFixture, tty bool, args ...string) (<-chan
 	res := make(chan clitest.Result, 1)
 	go func() {
 		var out, errb bytes.Buffer
-		code := commands.Run(ctx, append([]string{"kcg", "apply"}, append(args, "--bootstrap-server", f.e.Bootstrap)...), commands.Streams{
+		code := commands.Run(ctx, append([]string{"kcg", "apply"}, append(args, "--bootstrap-server", f.e.Bootstrap)...), commands.IO{
 			In: strings.NewReader(""), Out: &out, Err: &errb, ErrTTY: tty,
 		})
 		res <- clitest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}

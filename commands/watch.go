@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
@@ -27,7 +27,7 @@ type watchOptions struct {
 	exitOnBreach  bool
 }
 
-func watchCommand(s Streams) *cli.Command {
+func watchCommand(s IO) *cli.Command {
 	return &cli.Command{
 		Name:      "watch",
 		Usage:     "re-describe groups every interval: lag, consume and produce rates, ETA and status",
@@ -96,7 +96,7 @@ func watchOptionsFrom(c *cli.Context) (watchOptions, error) {
 
 // runWatch samples until --count or Ctrl-C. --timeout bounds each sample,
 // not the whole watch.
-func runWatch(c *cli.Context, s Streams, o watchOptions) error {
+func runWatch(c *cli.Context, s IO, o watchOptions) error {
 	co, err := connOptions(c)
 	if err != nil {
 		return err
@@ -186,7 +186,7 @@ func runWatch(c *cli.Context, s Streams, o watchOptions) error {
 // that does not exist, as describe does (exit 1, the same line on
 // stderr): a typo would otherwise be watched as an idle group. A group
 // deleted later in the watch is shown with its error and watched on.
-func refuseMissingWatched(s Streams, scope groupScope, doc output.LagSample) error {
+func refuseMissingWatched(s IO, scope groupScope, doc output.LagSample) error {
 	if scope.all {
 		return nil
 	}
@@ -205,7 +205,7 @@ func refuseMissingWatched(s Streams, scope groupScope, doc output.LagSample) err
 
 // watchScreen is the terminal as it is now: its size is asked before every
 // frame, so a resized window is followed at the next sample.
-func watchScreen(s Streams, interval time.Duration) output.Screen {
+func watchScreen(s IO, interval time.Duration) output.Screen {
 	sc := output.Screen{Color: !s.NoColor, Interval: interval}
 	if s.OutSize != nil {
 		if w, h, ok := s.OutSize(); ok {

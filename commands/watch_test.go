@@ -175,7 +175,7 @@ func TestWatchTerminalFrames(t *testing.T) {
 	e.Commit(t, group, topic, map[int32]int64{0: 2})
 	run := func(ctx context.Context, noColor bool, args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
-		code := commands.Run(ctx, append([]string{"kcg", "watch", group, "--bootstrap-server", e.Bootstrap}, args...), commands.Streams{
+		code := commands.Run(ctx, append([]string{"kcg", "watch", group, "--bootstrap-server", e.Bootstrap}, args...), commands.IO{
 			In: strings.NewReader(""), Out: &out, Err: &errb, OutTTY: true, NoColor: noColor,
 			OutSize: func() (int, int, bool) { return 40, 12, true },
 		})

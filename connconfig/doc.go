@@ -1,11 +1,11 @@
 // Package connconfig is kcg's connection configuration: it turns what the
 // user gave into the Config that kafkaadmin.New dials with, and reads and
 // writes kcg's own config file. It knows nothing of the wire: it never
-// dials and imports no other kcg package but internal/javaprops.
+// dials and imports no other kcg package but connconfig/javaprops.
 //
 // Resolution (resolve.go): ConnOptions holds the connection flags, their
 // environment variables and the path of a Java client properties file
-// (--command-config, read by internal/javaprops). A flag wins over the same
+// (--command-config, read by connconfig/javaprops). A flag wins over the same
 // setting in the file, as in the Java tool. Resolve decides the bootstrap
 // servers and the security protocol, refuses settings it cannot honour, and
 // builds what the protocol needs:

@@ -19,7 +19,7 @@ import (
 	"github.com/jcmturner/gokrb5/v8/config"
 	"github.com/jcmturner/gokrb5/v8/credentials"
 	"github.com/jcmturner/gokrb5/v8/keytab"
-	"github.com/kcg-dev/kcg/internal/javaprops"
+	"github.com/kcg-dev/kcg/connconfig/javaprops"
 	"github.com/segmentio/kafka-go/sasl"
 )
 

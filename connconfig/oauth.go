@@ -26,7 +26,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/javaprops"
+	"github.com/kcg-dev/kcg/connconfig/javaprops"
 	"github.com/segmentio/kafka-go/sasl"
 )
 

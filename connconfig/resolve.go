@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/javaprops"
+	"github.com/kcg-dev/kcg/connconfig/javaprops"
 	"github.com/segmentio/kafka-go/sasl"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kcg-dev/kcg/internal/javaprops"
+	"github.com/kcg-dev/kcg/connconfig/javaprops"
 	"github.com/segmentio/kafka-go/sasl"
 	"github.com/segmentio/kafka-go/sasl/plain"
 	fsasl "github.com/twmb/franz-go/pkg/sasl"

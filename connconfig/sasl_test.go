@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kcg-dev/kcg/internal/javaprops"
+	"github.com/kcg-dev/kcg/connconfig/javaprops"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
@@ -33,7 +33,7 @@ func TestSASLSettings(t *testing.T) {
 	}
 	// javaprops owns the fixture: it is a typical client file, and
 	// javaprops' tests check it parses as Java parses it.
-	p, err := javaprops.Parse(mustRead(t, filepath.Join("..", "internal", "javaprops", "testdata", "properties", "kafka.properties")))
+	p, err := javaprops.Parse(mustRead(t, filepath.Join("javaprops", "testdata", "properties", "kafka.properties")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -330,7 +330,7 @@ func Called(args []string) bool {
 
 // Run runs the Java kafka-consumer-groups command line args (args[0] is
 // the program name) and returns kcg's exit code.
-func Run(ctx context.Context, args []string, s app.Streams) int {
+func Run(ctx context.Context, args []string, s app.IO) int {
 	// The Java tool prints names raw; kcg shows a name's control
 	// characters escaped on both streams (docs/migration.md), except in
 	// the --export CSV.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/commands"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 )
@@ -77,7 +77,7 @@ const javaDryRunWarning = "WARN: No action will be performed as the --execute op
 func TestDropInProgramName(t *testing.T) {
 	run := func(name string, args ...string) clitest.Result {
 		var out, errb bytes.Buffer
-		code := commands.Run(context.Background(), append([]string{"/usr/local/bin/" + name}, args...), commands.Streams{Out: &out, Err: &errb})
+		code := commands.Run(context.Background(), append([]string{"/usr/local/bin/" + name}, args...), commands.IO{Out: &out, Err: &errb})
 		return clitest.Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
 	}
 	const intro = "This tool helps to list, describe, delete and manage the offsets of consumer groups.\nOption "

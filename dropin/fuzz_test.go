@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 )
 
 // FuzzParseJavaArgs fuzzes the Java command line: the arguments are the
@@ -69,7 +69,7 @@ func checkRunRefuses(t *testing.T, args []string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := Run(context.Background(), append([]string{"kafka-consumer-groups"}, args...),
-		app.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+		app.IO{In: strings.NewReader(""), Out: &out, Err: &errb})
 	if code != app.ExitUsage || out.Len() > 0 || errb.Len() == 0 {
 		t.Fatalf("Run(%q) = %d, stdout %q, stderr %q; want 64, a message on stderr only", args, code, out.String(), errb.String())
 	}

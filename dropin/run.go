@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
@@ -22,7 +22,7 @@ import (
 type dropIn struct {
 	ctx context.Context
 	a   *javaArgs
-	s   app.Streams
+	s   app.IO
 	// streams: the command line is kafka-streams-groups' (streams.go).
 	streams bool
 	// share: the command line is kafka-share-groups' (share.go).

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
@@ -177,7 +177,7 @@ func shareInvalid(a *javaArgs, set []string) error {
 // with "share group" in the Java messages. On a broker without share
 // groups (before Kafka 4.1) every action says so in one line on stderr
 // and exits 1.
-func RunShare(ctx context.Context, args []string, s app.Streams) int {
+func RunShare(ctx context.Context, args []string, s app.IO) int {
 	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
 	s.Out, s.Err = &rewording{w: s.Out, r: shareWords}, &rewording{w: s.Err, r: shareWords}
 	rest := args[1:]

@@ -14,7 +14,7 @@ import (
 func shareTool(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	argv := append([]string{"/opt/kafka/bin/kafka-share-groups.sh"}, args...)
-	code = commands.Run(context.Background(), argv, commands.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	code = commands.Run(context.Background(), argv, commands.IO{In: strings.NewReader(""), Out: &out, Err: &errb})
 	return code, out.String(), errb.String()
 }
 

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/internal/app"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/vocab"
 )
@@ -72,7 +72,7 @@ func streamsArgs(args []string) ([]string, error) {
 // (kcg's plan, apply and delete-plan safety), with "streams group" in
 // the Java messages. On a broker without streams groups (before Kafka
 // 4.1) every action says so in one line on stderr and exits 1.
-func RunStreams(ctx context.Context, args []string, s app.Streams) int {
+func RunStreams(ctx context.Context, args []string, s app.IO) int {
 	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
 	s.Out, s.Err = &rewording{w: s.Out, r: streamsWords}, &rewording{w: s.Err, r: streamsWords}
 	rest, err := streamsArgs(args[1:])

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kcg-dev/kcg/internal/mm2"
+	"github.com/kcg-dev/kcg/groupops/mm2"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
 )

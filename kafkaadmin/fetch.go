@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/kcg-dev/kcg/internal/recordbatch"
+	"github.com/kcg-dev/kcg/kafkaadmin/recordbatch"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kmsg"

@@ -10,7 +10,7 @@ import (
 const KindVersion = "Version"
 
 // unknownBuild is what the build information holds for a value neither
-// the linker nor the toolchain recorded (internal/app.Unknown).
+// the linker nor the toolchain recorded (app.Unknown).
 const unknownBuild = "unknown"
 
 // VersionInfo is the document of `kcg version -o json|yaml`: which kcg

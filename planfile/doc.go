@@ -6,9 +6,9 @@
 // It is a package of its own, not part of resetplan, because resetplan is
 // the pure domain (no file system, no exit codes: it may import vocab
 // only), and a plan file's errors are the operator's bad input, exit 65,
-// which only internal/app may name. It is not part of commands either, so
+// which only app may name. It is not part of commands either, so
 // that everything that reads or writes a plan file (plan, show, diff,
 // apply and its rollback plan) goes through the one reader and the one
-// writer. It imports resetplan and internal/app, and nothing imports it
+// writer. It imports resetplan and app, and nothing imports it
 // but commands.
 package planfile

@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/resetplan"
 )
 

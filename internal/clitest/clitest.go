@@ -37,7 +37,7 @@ func Run(t testing.TB, args ...string) Result {
 // RunContext is Run under ctx: a cancelled ctx is the operator's Ctrl-C.
 func RunContext(ctx context.Context, args ...string) Result {
 	var out, errb bytes.Buffer
-	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
+	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.IO{
 		In: strings.NewReader(""), Out: &out, Err: &errb,
 	})
 	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}
@@ -50,7 +50,7 @@ func RunTTY(t testing.TB, stdin string, args ...string) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out, errb bytes.Buffer
-	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.Streams{
+	code := commands.Run(ctx, append([]string{"kcg"}, args...), commands.IO{
 		In: strings.NewReader(stdin), InTTY: true, Out: &out, Err: &errb,
 	})
 	return Result{Code: code, Stdout: out.String(), Stderr: errb.String()}

@@ -7,9 +7,9 @@ import (
 	"golang.org/x/term"
 )
 
-// Streams is the application's IO. Nothing in kcg writes to os.Stdout or
+// IO is the application's IO. Nothing in kcg writes to os.Stdout or
 // os.Stderr directly.
-type Streams struct {
+type IO struct {
 	In  io.Reader
 	Out io.Writer
 	Err io.Writer
@@ -31,9 +31,9 @@ type Streams struct {
 	NoColor bool
 }
 
-// StdStreams returns the process's standard streams.
-func StdStreams() Streams {
-	return Streams{
+// StdIO returns the process's standard streams.
+func StdIO() IO {
+	return IO{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InTTY: isTerminal(os.Stdin), ErrTTY: isTerminal(os.Stderr), OutTTY: isTerminal(os.Stdout),
 		OutSize: func() (int, int, bool) { return terminalSize(os.Stdout) },
 		NoColor: os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb",

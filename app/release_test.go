@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kcg-dev/kcg/internal/app"
+	"github.com/kcg-dev/kcg/app"
 	"gopkg.in/yaml.v3"
 )
 
@@ -17,7 +17,7 @@ import (
 // build error. .ci/release-check runs the real build; this is the quick
 // check go test ./... makes.
 func TestReleaseLdflagsNameTheseVariables(t *testing.T) {
-	b, err := os.ReadFile("../../goreleaser.yaml")
+	b, err := os.ReadFile("../goreleaser.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestReleaseLdflagsNameTheseVariables(t *testing.T) {
 		t.Fatalf("goreleaser.yaml: %d builds, want the one kcg build", len(cfg.Builds))
 	}
 	build := cfg.Builds[0]
-	pkg := reflect.TypeOf(app.Streams{}).PkgPath()
+	pkg := reflect.TypeOf(app.IO{}).PkgPath()
 	ldflags := strings.Join(build.Ldflags, " ")
 	// Referenced here so that renaming one fails to compile this test.
 	_, _, _ = app.BuildVersion, app.Commit, app.Date

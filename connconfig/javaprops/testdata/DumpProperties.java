@@ -4,7 +4,7 @@
 // "error: MESSAGE". properties_test.go compares kcg's parser with the
 // .golden files this writes:
 //
-//   cd internal/javaprops/testdata/properties
+//   cd connconfig/javaprops/testdata/properties
 //   for f in *.properties; do java ../DumpProperties.java $f > ${f%.properties}.golden; done
 import java.io.FileInputStream;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package app
 import "runtime/debug"
 
 // Build information, set at link time by the release build (goreleaser.yaml:
-// -X github.com/kcg-dev/kcg/internal/app.BuildVersion=… and likewise Commit
+// -X github.com/kcg-dev/kcg/app.BuildVersion=… and likewise Commit
 // and Date). "" means unknown.
 var (
 	BuildVersion = ""

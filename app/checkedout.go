@@ -11,7 +11,7 @@ import (
 // fmt.Fprint* never see their write errors; Run asks here so that output
 // that could not be written (stdout /dev/full, a full disk) is never
 // exit 0.
-func CheckOutput(s Streams) (Streams, func() error) {
+func CheckOutput(s IO) (IO, func() error) {
 	c := &checkedWriter{w: s.Out}
 	s.Out = c
 	return s, c.failed
