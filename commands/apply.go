@@ -40,6 +40,7 @@ type applyOptions struct {
 	// policies are --policy and the profile's policy: (nil: none).
 	policies  *policy.Set
 	approvals approvalOptions
+	dial      dialFunc
 }
 
 func applyCommand(s IO) *cli.Command {
@@ -115,7 +116,20 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 		return o, err
 	}
 	o.policies, err = loadPolicies(c, prof)
+	o.dial = applyDial(c, o.waitEmpty)
 	return o, err
+}
+
+// applyDial dials the cluster. With --wait-empty and no --timeout, the
+// command's deadline is the wait plus the default timeout, so that
+// `apply --wait-empty 10m` waits ten minutes and still has the usual time
+// to apply; a --timeout given bounds everything, the wait included.
+func applyDial(c *cli.Context, waitEmpty time.Duration) dialFunc {
+	o, err := connOptions(c)
+	if err == nil && waitEmpty > 0 && !c.IsSet("timeout") {
+		o.Timeout = waitEmpty + app.DefaultTimeout
+	}
+	return dialWith(o, err)
 }
 
 // defaultSettle is how long apply watches the offsets it wrote without
@@ -203,13 +217,13 @@ var beforeGroupCommit func(group string)
 // runApply is kcg apply as its steps: load the plan, preflight it
 // against the cluster, write the rollback plan, apply, and the exit code
 // of what the apply came to.
-func runApply(c *cli.Context, s IO, o applyOptions) error {
-	r := &applyRun{c: c, s: s, o: o, progress: newProgress(s)}
+func runApply(parent context.Context, s IO, o applyOptions) error {
+	r := &applyRun{s: s, o: o, progress: newProgress(s)}
 	defer r.progress.done()
-	if err := r.loadPlan(); err != nil {
+	if err := r.loadPlan(parent); err != nil {
 		return err
 	}
-	cl, ctx, done, err := r.connect(c)
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}
@@ -233,7 +247,7 @@ func runApply(c *cli.Context, s IO, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	res := r.apply(ctx, c.Context.Done(), cl, check)
+	res := r.apply(ctx, parent.Done(), cl, check)
 	if err := output.Write(s.Out, o.format, output.NewApplyReportOf(output.ApplyReportOf{Plan: o.path, Digest: r.digest, ClusterID: check.ClusterID, RollbackPlan: rbPath, Result: res, Source: r.plan, Approvals: r.approvals})); err != nil {
 		return r.unreported(err, res.Verdict(), check, rbPath)
 	}
@@ -263,7 +277,6 @@ func (r *applyRun) unreported(werr error, v groupops.Verdict, check *groupops.Ch
 
 // applyRun is one kcg apply, shared by its steps.
 type applyRun struct {
-	c        *cli.Context
 	s        IO
 	o        applyOptions
 	progress *progress
@@ -281,7 +294,7 @@ type applyRun struct {
 
 // loadPlan reads the plan and refuses, before connecting, an existing
 // --rollback-out and a digest that is not --expect-digest.
-func (r *applyRun) loadPlan() error {
+func (r *applyRun) loadPlan(ctx context.Context) error {
 	r.progress.say("reading the plan")
 	plan, data, err := planfile.ReadBytes(r.o.path, r.s.In)
 	if err != nil {
@@ -307,12 +320,12 @@ func (r *applyRun) loadPlan() error {
 		reason := fmt.Sprintf("%s has digest %s, not the reviewed %s: the file changed since review", r.o.path, r.digest, r.o.expectDigest)
 		return r.refused("", []string{reason}, app.Refused(errors.New(reason+"; nothing was written")))
 	}
-	return r.checkReview(data)
+	return r.checkReview(ctx, data)
 }
 
 // checkReview refuses, before connecting, a plan without the signed
 // approvals asked for, or one the policies deny.
-func (r *applyRun) checkReview(data []byte) error {
+func (r *applyRun) checkReview(ctx context.Context, data []byte) error {
 	approvals, reasons, err := r.o.approvals.verifyApprovals(r.s, data)
 	if err != nil {
 		return err
@@ -324,7 +337,7 @@ func (r *applyRun) checkReview(data []byte) error {
 		return r.refused("", reasons, app.Refused(fmt.Errorf("%s is not approved; nothing was written", r.o.path)))
 	}
 	r.approvals = approvals
-	deny, err := policyVerdict(r.c, r.s, r.o.policies, r.plan)
+	deny, err := policyVerdict(ctx, r.s, r.o.policies, r.plan)
 	if err != nil {
 		return err
 	}
@@ -336,21 +349,6 @@ func (r *applyRun) checkReview(data []byte) error {
 		return r.refused("", reasons, policyRefusal(deny, "nothing was written"))
 	}
 	return nil
-}
-
-// connect dials the cluster. With --wait-empty and no --timeout, the
-// command's deadline is the wait plus the default timeout, so that
-// `apply --wait-empty 10m` waits ten minutes and still has the usual time
-// to apply; a --timeout given bounds everything, the wait included.
-func (r *applyRun) connect(c *cli.Context) (*kafkaadmin.Client, context.Context, func(), error) {
-	o, err := connOptions(c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if r.o.waitEmpty > 0 && !c.IsSet("timeout") {
-		o.Timeout = r.o.waitEmpty + app.DefaultTimeout
-	}
-	return app.Dial(c.Context, o)
 }
 
 // waitEmptyInterval is how often --wait-empty describes the groups; a
@@ -426,7 +424,7 @@ func (r *applyRun) refuse(check *groupops.Check) error {
 }
 
 // apply writes the checked plan (groupops.Apply). Ctrl-C (stop, the
-// cancelled c.Context) stops it from starting more groups, but the writes
+// cancelled command context) stops it from starting more groups, but the writes
 // in flight and the read-back run on to the end, within --timeout: the
 // report must say what the broker holds.
 func (r *applyRun) apply(ctx context.Context, stop <-chan struct{}, cl *kafkaadmin.Client, check *groupops.Check) groupops.ApplyResult {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/kcg-dev/kcg/app"
@@ -32,7 +33,7 @@ func approveCommand(s IO) *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the signature to `FILE` (default: PLAN.sig); an existing FILE is refused"},
 			&cli.BoolFlag{Name: "overwrite", Usage: "let the signature replace an existing regular file (never a link, FIFO or device)"},
 		},
-		Action: action(s, approveOptionsFrom, func(_ *cli.Context, s IO, o approveOptions) error { return runApprove(s, o) }),
+		Action: action(s, approveOptionsFrom, func(_ context.Context, s IO, o approveOptions) error { return runApprove(s, o) }),
 	}
 }
 

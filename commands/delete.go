@@ -1,12 +1,12 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -16,6 +16,7 @@ type deleteOptions struct {
 	scope  groupScope
 	format output.Format
 	gate   deleteGate
+	dial   dialFunc
 }
 
 func deleteCommand(s IO) *cli.Command {
@@ -51,14 +52,15 @@ func deleteOptionsFrom(c *cli.Context) (deleteOptions, error) {
 	}
 	o.gate = deleteGateFrom(c)
 	o.format, err = formatFrom(c)
+	o.dial = dialFrom(c)
 	return o, err
 }
 
-func runDelete(c *cli.Context, s IO, o deleteOptions) error {
+func runDelete(parent context.Context, s IO, o deleteOptions) error {
 	if err := o.gate.check(s, "kcg delete"); err != nil {
 		return err
 	}
-	cl, ctx, done, err := connect(c)
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}
@@ -84,9 +86,9 @@ func runDelete(c *cli.Context, s IO, o deleteOptions) error {
 	for _, d := range res {
 		switch {
 		case errors.Is(d.Err, groupops.ErrOutcomeUnknown):
-			fmt.Fprintf(s.Err, "kcg: group %s may or may not have been deleted: %s\n", d.Group, kafkaadmin.Meaning(d.Err))
+			fmt.Fprintf(s.Err, "kcg: group %s may or may not have been deleted: %s\n", d.Group, groupops.Meaning(d.Err))
 		case d.Err != nil:
-			fmt.Fprintf(s.Err, "kcg: group %s was not deleted: %s\n", d.Group, kafkaadmin.Meaning(d.Err))
+			fmt.Fprintf(s.Err, "kcg: group %s was not deleted: %s\n", d.Group, groupops.Meaning(d.Err))
 		}
 	}
 	doc := output.NewGroupDeleteResultOf(res)

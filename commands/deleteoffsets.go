@@ -1,11 +1,11 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/urfave/cli/v2"
@@ -16,6 +16,7 @@ type deleteOffsetsOptions struct {
 	topics []resetplan.TopicSpec
 	format output.Format
 	gate   deleteGate
+	dial   dialFunc
 }
 
 func deleteOffsetsCommand(s IO) *cli.Command {
@@ -61,14 +62,15 @@ func deleteOffsetsOptionsFrom(c *cli.Context) (deleteOffsetsOptions, error) {
 		return o, err
 	}
 	o.format, err = formatFrom(c)
+	o.dial = dialFrom(c)
 	return o, err
 }
 
-func runDeleteOffsets(c *cli.Context, s IO, o deleteOffsetsOptions) error {
+func runDeleteOffsets(parent context.Context, s IO, o deleteOffsetsOptions) error {
 	if err := o.gate.check(s, "kcg delete-offsets"); err != nil {
 		return err
 	}
-	cl, ctx, done, err := connect(c)
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}
@@ -86,11 +88,11 @@ func runDeleteOffsets(c *cli.Context, s IO, o deleteOffsetsOptions) error {
 	}
 	undo.Narrow(s.Err, func(p *resetplan.Plan) bool { return groupops.KeepDeletedOffsets(p, r) })
 	if r.GroupErr != nil {
-		fmt.Fprintf(s.Err, "kcg: group %s: %s; no offsets were deleted\n", r.Group, kafkaadmin.Meaning(r.GroupErr))
+		fmt.Fprintf(s.Err, "kcg: group %s: %s; no offsets were deleted\n", r.Group, groupops.Meaning(r.GroupErr))
 	} else {
 		for _, p := range r.Partitions {
 			if p.Err != nil {
-				fmt.Fprintf(s.Err, "kcg: group %s %s: %s\n", r.Group, p.Name(), kafkaadmin.Meaning(p.Err))
+				fmt.Fprintf(s.Err, "kcg: group %s %s: %s\n", r.Group, p.Name(), groupops.Meaning(p.Err))
 			}
 		}
 	}

@@ -27,6 +27,7 @@ type describeOptions struct {
 	topics        []resetplan.TopicSpec
 	format        output.Format
 	limits        thresholds
+	dial          dialFunc
 }
 
 func describeCommand(s IO) *cli.Command {
@@ -102,6 +103,7 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	// The time-lag limits need the time lags: they turn --time-lag on
 	// (after the check above, which is about the flag as typed).
 	o.timeLag = o.timeLag || o.limits.needsTimeLag()
+	o.dial = dialFrom(c)
 	return o, nil
 }
 
@@ -127,8 +129,8 @@ func offsetsOnlyFlags(o describeOptions) error {
 	return nil
 }
 
-func runDescribe(c *cli.Context, s IO, o describeOptions) error {
-	cl, ctx, done, err := connectOrSandbox(c)
+func runDescribe(parent context.Context, s IO, o describeOptions) error {
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/output"
@@ -14,6 +16,7 @@ type diffOptions struct {
 	// paths: one plan (against the live cluster) or two plans.
 	paths  []string
 	format output.Format
+	dial   dialFunc
 }
 
 func diffCommand(s IO) *cli.Command {
@@ -43,14 +46,15 @@ func diffOptionsFrom(c *cli.Context) (diffOptions, error) {
 	if n := len(o.paths); n != 1 && n != 2 {
 		return o, app.Usagef("diff takes one plan (against the live cluster) or two plans")
 	}
+	o.dial = dialFrom(c)
 	return o, nil
 }
 
-func runDiff(c *cli.Context, s IO, o diffOptions) error {
+func runDiff(ctx context.Context, s IO, o diffOptions) error {
 	if len(o.paths) == 2 {
 		return diffPlans(s, o)
 	}
-	return diffLive(c, s, o)
+	return diffLive(ctx, s, o)
 }
 
 func diffPlans(s IO, o diffOptions) error {
@@ -72,7 +76,7 @@ func diffPlans(s IO, o diffOptions) error {
 	return nil
 }
 
-func diffLive(c *cli.Context, s IO, o diffOptions) error {
+func diffLive(parent context.Context, s IO, o diffOptions) error {
 	progress := newProgress(s)
 	defer progress.done()
 	progress.say("reading the plan")
@@ -80,7 +84,7 @@ func diffLive(c *cli.Context, s IO, o diffOptions) error {
 	if err != nil {
 		return err
 	}
-	cl, ctx, done, err := connect(c)
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}

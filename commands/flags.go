@@ -19,15 +19,16 @@ import (
 )
 
 // action is a command's Action: fill and validate its options from the
-// flags (from), then run it (run). Keeping the two apart lets the options
-// be tested without a broker.
-func action[T any](s IO, from func(*cli.Context) (T, error), run func(*cli.Context, IO, T) error) cli.ActionFunc {
+// flags (from), then run it (run) with the command's context. Keeping the
+// two apart lets the options be tested without a broker, and the run
+// without a command line (its options carry their dial).
+func action[T any](s IO, from func(*cli.Context) (T, error), run func(context.Context, IO, T) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
 		o, err := from(c)
 		if err != nil {
 			return err
 		}
-		return run(c, s, o)
+		return run(c.Context, s, o)
 	}
 }
 
@@ -160,16 +161,6 @@ func flagSource(c *cli.Context, name, flag, env string) string {
 		return env
 	}
 	return flag
-}
-
-// connect resolves the connection flags and returns a client and a context
-// bounded by --timeout; the caller calls done.
-func connect(c *cli.Context) (*kafkaadmin.Client, context.Context, func(), error) {
-	o, err := connOptions(c)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return app.Dial(c.Context, o)
 }
 
 // groupsFromArgs collects groups given as positional arguments and as

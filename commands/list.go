@@ -32,6 +32,7 @@ type listOptions struct {
 	// types, or groupops.TypeAll.
 	filter kafkaadmin.ListGroupsOptions
 	format output.Format
+	dial   dialFunc
 }
 
 func listOptionsFrom(c *cli.Context) (listOptions, error) {
@@ -51,11 +52,12 @@ func listOptionsFrom(c *cli.Context) (listOptions, error) {
 		}
 	}
 	o.format, err = formatFrom(c)
+	o.dial = dialFrom(c)
 	return o, err
 }
 
-func runList(c *cli.Context, s IO, o listOptions) error {
-	cl, ctx, done, err := connectOrSandbox(c)
+func runList(parent context.Context, s IO, o listOptions) error {
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}

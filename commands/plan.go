@@ -89,6 +89,7 @@ type planOptions struct {
 	request       groupops.PlanRequest
 	// policies are --policy and the profile's policy: (nil: none).
 	policies *policy.Set
+	dial     dialFunc
 }
 
 func planCommand(s IO) *cli.Command {
@@ -206,17 +207,18 @@ func planOptionsFrom(c *cli.Context) (planOptions, error) {
 		return o, err
 	}
 	o.policies, err = loadPolicies(c, prof)
+	o.dial = dialFrom(c)
 	return o, err
 }
 
-func runPlan(c *cli.Context, s IO, o planOptions) error {
+func runPlan(parent context.Context, s IO, o planOptions) error {
 	// Refused before connecting; planfile.Write refuses again, atomically.
 	if o.out != "-" {
 		if err := planfile.CheckTarget(o.out, o.overwrite); err != nil {
 			return refuseOut(o.out, err)
 		}
 	}
-	cl, ctx, done, err := connectOrSandbox(c)
+	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}
@@ -276,7 +278,7 @@ func runPlan(c *cli.Context, s IO, o planOptions) error {
 	if err := resetplan.CheckWritable(data, resetplan.FormatForPath(o.out)); err != nil {
 		return app.Refused(err)
 	}
-	if err := o.enforcePolicies(c, s, data); err != nil {
+	if err := o.enforcePolicies(parent, s, data); err != nil {
 		return err
 	}
 	if o.out == "-" {
@@ -465,7 +467,7 @@ func refuseOut(path string, err error) error {
 // enforcePolicies evaluates the policies against the plan as it will be
 // read back from data (what kcg show -o json prints of the file), before
 // the file is written.
-func (o planOptions) enforcePolicies(c *cli.Context, s IO, data []byte) error {
+func (o planOptions) enforcePolicies(ctx context.Context, s IO, data []byte) error {
 	if o.policies == nil {
 		return nil
 	}
@@ -473,7 +475,7 @@ func (o planOptions) enforcePolicies(c *cli.Context, s IO, data []byte) error {
 	if err != nil {
 		return err
 	}
-	deny, err := policyVerdict(c, s, o.policies, p)
+	deny, err := policyVerdict(ctx, s, o.policies, p)
 	if err != nil {
 		return err
 	}

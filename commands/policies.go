@@ -2,6 +2,7 @@ package commands
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ func loadPolicies(c *cli.Context, prof *connconfig.Profile) (*policy.Set, error)
 // prints it (the same bytes conftest reads), prints each warn on stderr
 // and returns the deny messages (nil: allowed). A policy that fails
 // while evaluating is exit 65.
-func policyVerdict(c *cli.Context, s IO, set *policy.Set, p *resetplan.Plan) ([]string, error) {
+func policyVerdict(ctx context.Context, s IO, set *policy.Set, p *resetplan.Plan) ([]string, error) {
 	if set == nil {
 		return nil, nil
 	}
@@ -72,7 +73,7 @@ func policyVerdict(c *cli.Context, s IO, set *policy.Set, p *resetplan.Plan) ([]
 	if err := output.Write(&doc, output.FormatJSON, output.PlanDocument{Plan: p}); err != nil {
 		return nil, err
 	}
-	res, err := set.Eval(c.Context, doc.Bytes())
+	res, err := set.Eval(ctx, doc.Bytes())
 	if ee, ok := errors.AsType[*policy.EvalError](err); ok {
 		return nil, app.BadInput(ee)
 	}

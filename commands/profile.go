@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -99,7 +100,7 @@ func readProfiles(missingOK bool) (*connconfig.ProfileFile, error) {
 	return f, err
 }
 
-func runProfileList(c *cli.Context, s IO, o profileOptions) error {
+func runProfileList(_ context.Context, s IO, o profileOptions) error {
 	f, err := readProfiles(true)
 	if err != nil {
 		return err
@@ -110,7 +111,7 @@ func runProfileList(c *cli.Context, s IO, o profileOptions) error {
 	return output.Write(s.Out, o.format, output.NewProfileList(f))
 }
 
-func runProfileShow(c *cli.Context, s IO, o profileOptions) error {
+func runProfileShow(_ context.Context, s IO, o profileOptions) error {
 	f, err := readProfiles(false)
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func runProfileShow(c *cli.Context, s IO, o profileOptions) error {
 	return output.Write(s.Out, o.format, output.NewProfileDocument(f, p))
 }
 
-func runProfileUse(c *cli.Context, s IO, o profileOptions) error {
+func runProfileUse(_ context.Context, s IO, o profileOptions) error {
 	path, err := connconfig.ConfigPath()
 	if err != nil {
 		return err

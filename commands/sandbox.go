@@ -52,33 +52,10 @@ func sandboxCommand(s IO) *cli.Command {
 }
 
 // connectOrSandbox connects as the flags say, or, with --sandbox, starts a
-// demo cluster that lives as long as the command.
+// demo cluster that lives as long as the command (dialFrom), for the steps
+// that are given the CLI context rather than a dial (shell completion).
 func connectOrSandbox(c *cli.Context) (*kafkaadmin.Client, context.Context, func(), error) {
-	if !c.Bool("sandbox") {
-		cl, ctx, done, err := connect(c)
-		return cl, ctx, done, err
-	}
-	if err := sandboxConflict(c); err != nil {
-		return nil, nil, nil, err
-	}
-	sb, err := sandbox.Start(c.Context, sandbox.Options{})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	o, err := connOptions(c)
-	if err != nil {
-		sb.Close()
-		return nil, nil, nil, err
-	}
-	o.Bootstrap = sb.Addr()
-	o.CommandConfig = ""
-	o.UseProfiles = false // the demo cluster is no profile's
-	cl, ctx, done, err := app.Dial(c.Context, o)
-	if err != nil {
-		sb.Close()
-		return nil, nil, nil, err
-	}
-	return cl, ctx, func() { done(); sb.Close() }, nil
+	return dialFrom(c)(c.Context)
 }
 
 // sandboxConflict refuses a connection flag typed with --sandbox,

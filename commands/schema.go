@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -43,7 +44,7 @@ func schemaOptionsFrom(c *cli.Context) (schemaOptions, error) {
 	return o, nil
 }
 
-func runSchema(_ *cli.Context, s IO, o schemaOptions) error {
+func runSchema(_ context.Context, s IO, o schemaOptions) error {
 	if o.kind == "" {
 		for _, k := range schema.Kinds() {
 			fmt.Fprintln(s.Out, k)

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -21,7 +22,9 @@ type showOptions struct {
 	// source is the source cluster of a translate-from plan
 	// (--source-profile, --source-bootstrap-server); nil: not read.
 	source *connconfig.ConnOptions
-	maxAge time.Duration
+	// dialSource dials source (nil with source).
+	dialSource dialFunc
+	maxAge     time.Duration
 }
 
 func showCommand(s IO) *cli.Command {
@@ -65,6 +68,7 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 		o.source = &connconfig.ConnOptions{UseProfiles: true, Timeout: t,
 			Profile: c.String("source-profile"), ProfileFrom: "--source-profile",
 			Bootstrap: c.String("source-bootstrap-server"), BootstrapFrom: "--source-bootstrap-server"}
+		o.dialSource = dialWith(*o.source, nil)
 	}
 	if name == "csv" {
 		o.csv = true
@@ -78,7 +82,7 @@ func showOptionsFrom(c *cli.Context) (showOptions, error) {
 	return o, nil
 }
 
-func runShow(c *cli.Context, s IO, o showOptions) error {
+func runShow(ctx context.Context, s IO, o showOptions) error {
 	p, err := planfile.Read(o.path, s.In)
 	if err != nil {
 		return err
@@ -88,7 +92,7 @@ func runShow(c *cli.Context, s IO, o showOptions) error {
 		if p.Strategy.Type != resetplan.StrategyTranslateFrom {
 			return app.Usagef("--source-profile/--source-bootstrap-server read the source cluster of a translate-from plan; %s is a %s plan", o.path, p.Strategy.Type)
 		}
-		if doc.Source, err = readFailoverSource(c, *o.source, p); err != nil {
+		if doc.Source, err = readFailoverSource(ctx, o.dialSource, *o.source, p); err != nil {
 			return err
 		}
 	}

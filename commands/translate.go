@@ -83,11 +83,11 @@ func readCheckpoints(ctx context.Context, cl *kafkaadmin.Client, o *planOptions)
 	return groups, nil
 }
 
-// readFailoverSource reads the source cluster of a translate-from plan for
-// kcg show: each group's commits there and the time span of the records
-// committed past each checkpoint.
-func readFailoverSource(c *cli.Context, opts connconfig.ConnOptions, p *resetplan.Plan) (*output.FailoverSource, error) {
-	cl, ctx, done, err := app.Dial(c.Context, opts)
+// readFailoverSource reads the source cluster of a translate-from plan,
+// opts, dialed by dial, for kcg show: each group's commits there and the
+// time span of the records committed past each checkpoint.
+func readFailoverSource(parent context.Context, dial dialFunc, opts connconfig.ConnOptions, p *resetplan.Plan) (*output.FailoverSource, error) {
+	cl, ctx, done, err := dial(parent)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ type watchOptions struct {
 	metricsListen string
 	limits        thresholds
 	exitOnBreach  bool
+	dial          dialEachFunc
 }
 
 func watchCommand(s IO) *cli.Command {
@@ -91,17 +92,14 @@ func watchOptionsFrom(c *cli.Context) (watchOptions, error) {
 		return o, app.Usagef("watch checks --max-lag, --max-time-lag and --min-retention-headroom only with --exit-on-breach")
 	}
 	o.timeLag = o.timeLag || o.limits.needsTimeLag()
+	o.dial = dialEachFrom(c)
 	return o, nil
 }
 
 // runWatch samples until --count or Ctrl-C. --timeout bounds each sample,
 // not the whole watch.
-func runWatch(c *cli.Context, s IO, o watchOptions) error {
-	co, err := connOptions(c)
-	if err != nil {
-		return err
-	}
-	cl, sampleContext, done, err := app.DialEach(co)
+func runWatch(ctx context.Context, s IO, o watchOptions) error {
+	cl, sampleContext, done, err := o.dial()
 	if err != nil {
 		return err
 	}
@@ -134,17 +132,17 @@ func runWatch(c *cli.Context, s IO, o watchOptions) error {
 				next = now
 			}
 			select {
-			case <-c.Context.Done():
-				return c.Context.Err() // Ctrl-C between samples: exit 130
+			case <-ctx.Done():
+				return ctx.Err() // Ctrl-C between samples: exit 130
 			case <-time.After(time.Until(next)):
 			}
 		}
-		doc, m, err := watchSample(c.Context, cl, sampleContext, o, w)
+		doc, m, err := watchSample(ctx, cl, sampleContext, o, w)
 		if err != nil {
-			if c.Context.Err() != nil {
+			if ctx.Err() != nil {
 				// Ctrl-C during a sample: the last printed one is
 				// complete; exit 130 as every interrupted command.
-				return c.Context.Err()
+				return ctx.Err()
 			}
 			if metrics == nil {
 				return err
