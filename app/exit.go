@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"syscall"
 
-	"github.com/kcg-dev/kcg/connconfig"
-	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Exit codes (docs/exit-codes.md).
@@ -28,86 +27,95 @@ const (
 	ExitInterrupted = 130
 )
 
-// ExitError carries an exit code with the error that caused it. A silent
-// one prints nothing (the command already reported, e.g. a diff).
+// exitCodes is the one mapping of error kinds to exit codes
+// (docs/exit-codes.md). An error of no kind is a runtime error, 1.
+var exitCodes = [...]int{
+	vocab.KindNone:        ExitError,
+	vocab.KindFailed:      ExitError,
+	vocab.KindDiffers:     ExitDiff,
+	vocab.KindRefused:     ExitRefused,
+	vocab.KindPartial:     ExitPartial,
+	vocab.KindBreach:      ExitBreach,
+	vocab.KindUnreported:  ExitUnreported,
+	vocab.KindUsage:       ExitUsage,
+	vocab.KindBadInput:    ExitBadInput,
+	vocab.KindInterrupted: ExitInterrupted,
+}
+
+// CodeOf is the exit code of an error of kind k.
+func CodeOf(k vocab.Kind) int {
+	if k >= 0 && int(k) < len(exitCodes) {
+		return exitCodes[k]
+	}
+	return ExitError
+}
+
+// kindOfCode is the kind CodeOf maps to code (KindFailed for 1 and for a
+// code kcg does not have).
+func kindOfCode(code int) vocab.Kind {
+	for k, c := range exitCodes {
+		if c == code && vocab.Kind(k) != vocab.KindNone {
+			return vocab.Kind(k)
+		}
+	}
+	return vocab.KindFailed
+}
+
+// exitError is an error given its kind by a command (Usagef, BadInput,
+// Refused, WithCode). A silent one prints nothing (the command already
+// reported, e.g. a diff).
 type exitError struct {
-	code   int
+	kind   vocab.Kind
 	err    error
 	silent bool
 }
 
 func (e *exitError) Error() string {
 	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
+		return fmt.Sprintf("exit %d", CodeOf(e.kind))
 	}
 	return e.err.Error()
 }
 
 func (e *exitError) Unwrap() error { return e.err }
 
-// WithCode gives err the exit code code.
-func WithCode(code int, err error) error { return &exitError{code: code, err: err} }
+// ErrorKind makes exitError a vocab.Kinded.
+func (e *exitError) ErrorKind() vocab.Kind { return e.kind }
+
+// WithCode gives err the kind whose exit code is code (one of the Exit
+// constants).
+func WithCode(code int, err error) error { return &exitError{kind: kindOfCode(code), err: err} }
 
 // Usagef is a usage error (exit 64): unknown flag, missing or conflicting
 // options.
 func Usagef(format string, a ...any) error {
-	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
+	return &exitError{kind: vocab.KindUsage, err: fmt.Errorf(format, a...)}
 }
 
 // BadInput is bad input data (exit 65): a malformed plan, CSV or config.
-func BadInput(err error) error { return &exitError{code: ExitBadInput, err: err} }
+func BadInput(err error) error { return &exitError{kind: vocab.KindBadInput, err: err} }
 
 // Refused is a precondition that refused the operation (exit 3); nothing
 // was written.
-func Refused(err error) error { return &exitError{code: ExitRefused, err: err} }
+func Refused(err error) error { return &exitError{kind: vocab.KindRefused, err: err} }
 
 // Silent ends the command with code and no further message.
-func Silent(code int) error { return &exitError{code: code, silent: true} }
+func Silent(code int) error { return &exitError{kind: kindOfCode(code), silent: true} }
 
 // ExitCode maps an error to kcg's exit code. It is the one place that
-// decides codes.
+// decides codes, and it reads only kinds: the kind of the first error in
+// err's chain that has one (vocab.KindOf). An error of no kind is an
+// interrupt (130) when ctx was cancelled and the chain holds
+// context.Canceled, otherwise a runtime error (1).
 func ExitCode(ctx context.Context, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
+	k := vocab.KindOf(err)
+	if k == vocab.KindNone && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		k = vocab.KindInterrupted
 	}
-	var re *groupops.RefusedError
-	var ote *groupops.OtherTypeError
-	var sme *groupops.SourceMissingError
-	var nsg *groupops.NoShareGroupsError
-	var tme *groupops.TypeMismatchError
-	var nst *groupops.NoStreamsGroupsError
-	if errors.As(err, &re) || errors.As(err, &ote) || errors.As(err, &sme) || errors.As(err, &nsg) || errors.As(err, &tme) || errors.As(err, &nst) {
-		return ExitRefused
-	}
-	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		return ExitInterrupted
-	}
-	if errors.Is(err, connconfig.ErrNoBootstrap) {
-		return ExitUsage
-	}
-	var sse *groupops.ShareStrategyError
-	var swt *groupops.ShareWholeTopicsError
-	if errors.As(err, &sse) || errors.As(err, &swt) {
-		return ExitUsage
-	}
-	var upe *connconfig.UnknownProfileError
-	if errors.As(err, &upe) {
-		return ExitUsage
-	}
-	var ce *connconfig.ConfigError
-	if errors.As(err, &ce) {
-		// Flag misuse is a usage error; a bad --command-config file or key
-		// material is bad input.
-		if ce.Kind == connconfig.ConfigErrorUsage {
-			return ExitUsage
-		}
-		return ExitBadInput
-	}
-	return ExitError
+	return CodeOf(k)
 }
 
 // IsSilent reports whether err has been reported already.

@@ -17,13 +17,14 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/connconfig/javaprops"
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/segmentio/kafka-go/sasl"
 )
 
 // ErrNoBootstrap means no bootstrap server was given anywhere: not by
 // --bootstrap-server, KCG_BOOTSTRAP_SERVER, nor bootstrap.servers in the
-// --command-config file. The commands layer reports it as a usage error.
-var ErrNoBootstrap = errors.New("no bootstrap server: use --bootstrap-server HOST:PORT or set KCG_BOOTSTRAP_SERVER")
+// --command-config file. It is a usage error (its vocab.Kind).
+var ErrNoBootstrap = vocab.WithKind(vocab.KindUsage, errors.New("no bootstrap server: use --bootstrap-server HOST:PORT or set KCG_BOOTSTRAP_SERVER"))
 
 // ConnOptions holds what the user gave: flags, env, --command-config.
 // A flag (or its environment variable, which the commands layer folds into

@@ -4,11 +4,11 @@
 // rollback file atomically, and exclusively unless told to overwrite.
 //
 // It is a package of its own, not part of resetplan, because resetplan is
-// the pure domain (no file system, no exit codes: it may import vocab
-// only), and a plan file's errors are the operator's bad input, exit 65,
-// which only app may name. It is not part of commands either, so
-// that everything that reads or writes a plan file (plan, show, diff,
-// apply and its rollback plan) goes through the one reader and the one
-// writer. It imports resetplan and app, and nothing imports it
-// but commands.
+// the pure domain (no file system: it may import vocab only), and a plan
+// file's errors are the operator's bad input: they carry that kind
+// (vocab.KindBadInput), which app alone turns into exit 65. It is not part
+// of commands either, so that everything that reads or writes a plan file
+// (plan, show, diff, apply and its rollback plan) goes through the one
+// reader and the one writer. It imports resetplan and vocab, and nothing
+// imports it but commands and dropin.
 package planfile

@@ -7,14 +7,14 @@ import (
 	"io"
 	"os"
 
-	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/kcg-dev/kcg/vocab"
 )
 
 // Read reads and strictly decodes the plan file at path ("-": stdin, from
 // in). A file that cannot be read, is over resetplan.MaxPlanBytes or is
 // not a kcg plan (a Java CSV, garbage, a newer major version) is bad
-// input, exit 65.
+// input (vocab.KindBadInput: exit 65).
 func Read(path string, in io.Reader) (*resetplan.Plan, error) {
 	p, _, err := ReadBytes(path, in)
 	return p, err
@@ -33,14 +33,14 @@ func ReadBytes(path string, in io.Reader) (*resetplan.Plan, []byte, error) {
 	}
 	var tl *resetplan.TooLargeError
 	if errors.As(err, &tl) {
-		return nil, nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
+		return nil, nil, vocab.WithKind(vocab.KindBadInput, fmt.Errorf("%s: %w", path, err))
 	}
 	if err != nil {
-		return nil, nil, app.BadInput(fmt.Errorf("reading plan: %w", err))
+		return nil, nil, vocab.WithKind(vocab.KindBadInput, fmt.Errorf("reading plan: %w", err))
 	}
 	p, err := resetplan.Decode(data)
 	if err != nil {
-		return nil, nil, app.BadInput(fmt.Errorf("%s: %w", path, err))
+		return nil, nil, vocab.WithKind(vocab.KindBadInput, fmt.Errorf("%s: %w", path, err))
 	}
 	return p, data, nil
 }
