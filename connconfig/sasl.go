@@ -68,32 +68,15 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		}
 		return nil, r.dataErr("sasl.mechanism", msg, nil)
 	}
+	return r.passwordMechanism(mech, jaas)
+}
 
-	user, pass, token := r.o.SASLUsername, r.o.SASLPassword, false
-	if pass == "" && r.prof != nil {
-		// The profile's reference ranks above the --command-config file.
-		p, err := r.prof.password()
-		if err != nil {
-			return nil, err
-		}
-		pass = p
-	}
-	if jaas != nil {
-		if user == "" {
-			u, ok := jaas.Options["username"]
-			if !ok {
-				return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("username missing: write %s required username=\"...\" password=\"...\"; (or give --sasl-username)", jaas.ShortModule()), nil)
-			}
-			user = u
-		}
-		if pass == "" {
-			p, ok := jaas.Options["password"]
-			if !ok {
-				return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("password missing: write %s required username=\"...\" password=\"...\"; (or set KCG_SASL_PASSWORD)", jaas.ShortModule()), nil)
-			}
-			pass = p
-		}
-		token = strings.EqualFold(jaas.Options["tokenauth"], "true")
+// passwordMechanism is PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (mech) with
+// the credentials of saslCredentials, both required.
+func (r *resolver) passwordMechanism(mech string, jaas *javaprops.JAASEntry) (sasl.Mechanism, error) {
+	user, pass, token, err := r.saslCredentials(jaas)
+	if err != nil {
+		return nil, err
 	}
 	if user == "" {
 		return nil, usageErr("--sasl-username", fmt.Sprintf("SASL %s needs a user name: give --sasl-username or sasl.jaas.config in --command-config", mech))
@@ -111,6 +94,40 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		m.inner = franzMechanism{scram.Auth{User: user, Pass: pass, IsToken: token}.AsSha512Mechanism()}
 	}
 	return m, nil
+}
+
+// saslCredentials reads the user name and password: the flags first, then
+// the profile's password reference, then the options of sasl.jaas.config
+// (jaas, when given; it must hold what the others left out); token is its
+// tokenauth option.
+func (r *resolver) saslCredentials(jaas *javaprops.JAASEntry) (user, pass string, token bool, err error) {
+	user, pass = r.o.SASLUsername, r.o.SASLPassword
+	if pass == "" && r.prof != nil {
+		// The profile's reference ranks above the --command-config file.
+		p, err := r.prof.password()
+		if err != nil {
+			return "", "", false, err
+		}
+		pass = p
+	}
+	if jaas == nil {
+		return user, pass, false, nil
+	}
+	if user == "" {
+		u, ok := jaas.Options["username"]
+		if !ok {
+			return "", "", false, r.dataErr("sasl.jaas.config", fmt.Sprintf("username missing: write %s required username=\"...\" password=\"...\"; (or give --sasl-username)", jaas.ShortModule()), nil)
+		}
+		user = u
+	}
+	if pass == "" {
+		p, ok := jaas.Options["password"]
+		if !ok {
+			return "", "", false, r.dataErr("sasl.jaas.config", fmt.Sprintf("password missing: write %s required username=\"...\" password=\"...\"; (or set KCG_SASL_PASSWORD)", jaas.ShortModule()), nil)
+		}
+		pass = p
+	}
+	return user, pass, strings.EqualFold(jaas.Options["tokenauth"], "true"), nil
 }
 
 // saslMech is the sasl.Mechanism kcg hands kafka-go. It wraps the real
