@@ -29,25 +29,20 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 	if m, handled, err := r.tokenMechanism(); handled { // oauth.go, mskiam.go
 		return m, err
 	}
-	mech, fromFlag := strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism)), true
-	if mech == "" {
-		mech, fromFlag = strings.ToUpper(r.get("sasl.mechanism")), false
+	mech, fromFlag := r.requestedMechanism()
+	jaas, err := r.jaasConfig()
+	if err != nil {
+		return nil, err
 	}
-	var jaas *javaprops.JAASEntry
-	if v, ok := r.p.Get("sasl.jaas.config"); ok && strings.TrimSpace(v) != "" {
-		e, err := javaprops.ParseJAAS(v)
-		if err != nil {
-			return nil, r.dataErr("sasl.jaas.config", err.Error(), nil)
+	if jaas != nil {
+		if mech == mechGSSAPI || (mech == "" && jaas.Module == krb5Module) {
+			return r.gssapiMechanism(jaas) // gssapi.go
 		}
-		if mech == mechGSSAPI || (mech == "" && e.Module == krb5Module) {
-			return r.gssapiMechanism(e) // gssapi.go
-		}
-		switch e.Module {
+		switch jaas.Module {
 		case plainModule, scramModule:
 		default:
-			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN), %s (SCRAM-SHA-256, SCRAM-SHA-512), %s (OAUTHBEARER), %s (AWS_MSK_IAM) and %s (GSSAPI)", e.Module, plainModule, scramModule, oauthModule, mskIAMModule, krb5Module), nil)
+			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN), %s (SCRAM-SHA-256, SCRAM-SHA-512), %s (OAUTHBEARER), %s (AWS_MSK_IAM) and %s (GSSAPI)", jaas.Module, plainModule, scramModule, oauthModule, mskIAMModule, krb5Module), nil)
 		}
-		jaas = e
 	}
 	if mech == mechGSSAPI || (mech == "" && jaas == nil && r.o.Kerberos.given() != "") {
 		return r.gssapiMechanism(nil) // gssapi.go
@@ -69,6 +64,30 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		return nil, r.dataErr("sasl.mechanism", msg, nil)
 	}
 	return r.passwordMechanism(mech, jaas)
+}
+
+// requestedMechanism is the SASL mechanism asked for, in upper case:
+// --sasl-mechanism (fromFlag), else sasl.mechanism of --command-config;
+// "" when neither names one.
+func (r *resolver) requestedMechanism() (mech string, fromFlag bool) {
+	if mech = strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism)); mech != "" {
+		return mech, true
+	}
+	return strings.ToUpper(r.get("sasl.mechanism")), false
+}
+
+// jaasConfig is sasl.jaas.config of --command-config, parsed; nil when it
+// is not set or blank.
+func (r *resolver) jaasConfig() (*javaprops.JAASEntry, error) {
+	v, ok := r.p.Get("sasl.jaas.config")
+	if !ok || strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	e, err := javaprops.ParseJAAS(v)
+	if err != nil {
+		return nil, r.dataErr("sasl.jaas.config", err.Error(), nil)
+	}
+	return e, nil
 }
 
 // passwordMechanism is PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (mech) with
