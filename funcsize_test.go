@@ -100,22 +100,17 @@ func funcName(fn *ast.FuncDecl) string {
 	typ := fn.Recv.List[0].Type
 	for {
 		switch x := typ.(type) {
-		case *ast.StarExpr:
-			typ = x.X
-			continue
-		case *ast.IndexExpr:
-			typ = x.X
-			continue
-		case *ast.IndexListExpr:
-			typ = x.X
-			continue
-		case *ast.ParenExpr:
-			typ = x.X
-			continue
 		case *ast.Ident:
 			return x.Name + "." + fn.Name.Name
+		case *ast.StarExpr:
+			typ = x.X
+		case *ast.IndexExpr:
+			typ = x.X
+		case *ast.IndexListExpr:
+			typ = x.X
+		default:
+			return fmt.Sprintf("%T.%s", typ, fn.Name.Name)
 		}
-		return fmt.Sprintf("%T.%s", typ, fn.Name.Name)
 	}
 }
 
