@@ -210,8 +210,7 @@ func (t *jaasTokenizer) skipNumber() {
 func (t *jaasTokenizer) escape() rune {
 	c := t.in[t.pos]
 	t.pos++
-	switch {
-	case c >= '0' && c <= '7':
+	if c >= '0' && c <= '7' {
 		v, first := c-'0', c
 		if t.pos < len(t.in) && t.in[t.pos] >= '0' && t.in[t.pos] <= '7' {
 			v = v<<3 + t.in[t.pos] - '0'
@@ -221,21 +220,10 @@ func (t *jaasTokenizer) escape() rune {
 				t.pos++
 			}
 		}
-		c = v
-	case c == 'a':
-		c = 0x7
-	case c == 'b':
-		c = '\b'
-	case c == 'f':
-		c = '\f'
-	case c == 'n':
-		c = '\n'
-	case c == 'r':
-		c = '\r'
-	case c == 't':
-		c = '\t'
-	case c == 'v':
-		c = '\v'
+		return v
+	}
+	if i := strings.IndexRune("abfnrtv", c); i >= 0 {
+		return rune("\a\b\f\n\r\t\v"[i])
 	}
 	return c
 }
