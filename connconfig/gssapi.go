@@ -86,18 +86,11 @@ func (r *resolver) gssapiMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, e
 		jaas, jaasKey = e, key
 	}
 	if jaas != nil {
-		if jaas.Module != krb5Module {
-			return nil, r.jaasErr(jaasKey, fmt.Sprintf("login module %s does not go with GSSAPI: write %s required useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\";", jaas.Module, krb5Module), nil)
+		o, err := r.krb5LoginOptions(jaas, jaasKey)
+		if err != nil {
+			return nil, err
 		}
-		for name := range jaas.Options {
-			if !krb5Options[name] {
-				return nil, r.jaasErr(jaasKey, fmt.Sprintf("Krb5LoginModule option %s is not supported: kcg reads useKeyTab, keyTab, principal, useTicketCache, ticketCache and serviceName", name), nil)
-			}
-		}
-		opts = jaas.Options
-		if v, ok := opts["isInitiator"]; ok && !strings.EqualFold(v, "true") {
-			return nil, r.jaasErr(jaasKey, "isInitiator=false is for servers: a client must be the initiator", nil)
-		}
+		opts = o
 	}
 	isTrue := func(name string) bool { return strings.EqualFold(opts[name], "true") }
 
@@ -133,6 +126,23 @@ func (r *resolver) gssapiMechanism(jaas *javaprops.JAASEntry) (sasl.Mechanism, e
 		return r.keytabMech(m, cfg, ktPath, ktKey, principal, pKey)
 	}
 	return r.ccacheMech(m, cfg, opts["ticketCache"], jaasKey, principal)
+}
+
+// krb5LoginOptions checks that the JAAS entry (from jaasKey) is a client
+// Krb5LoginModule with only options kcg reads, and returns its options.
+func (r *resolver) krb5LoginOptions(jaas *javaprops.JAASEntry, jaasKey string) (map[string]string, error) {
+	if jaas.Module != krb5Module {
+		return nil, r.jaasErr(jaasKey, fmt.Sprintf("login module %s does not go with GSSAPI: write %s required useKeyTab=true storeKey=true keyTab=\"...\" principal=\"...\";", jaas.Module, krb5Module), nil)
+	}
+	for name := range jaas.Options {
+		if !krb5Options[name] {
+			return nil, r.jaasErr(jaasKey, fmt.Sprintf("Krb5LoginModule option %s is not supported: kcg reads useKeyTab, keyTab, principal, useTicketCache, ticketCache and serviceName", name), nil)
+		}
+	}
+	if v, ok := jaas.Options["isInitiator"]; ok && !strings.EqualFold(v, "true") {
+		return nil, r.jaasErr(jaasKey, "isInitiator=false is for servers: a client must be the initiator", nil)
+	}
+	return jaas.Options, nil
 }
 
 // loginConfigKey names a JAAS file given to the Java tool's JVM.

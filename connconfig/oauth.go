@@ -84,10 +84,7 @@ func BrokerRejection(m sasl.Mechanism, brokerMsg string) *MechanismError {
 // choose: the KIP-768 login handler for OAUTHBEARER, MSK's client handler
 // for AWS_MSK_IAM.
 func (r *resolver) standardHandler(key string) bool {
-	mech := strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism))
-	if mech == "" {
-		mech = strings.ToUpper(r.get("sasl.mechanism"))
-	}
+	mech, _ := r.requestedMechanism()
 	v := r.get(key)
 	switch {
 	case key == "sasl.login.callback.handler.class" && mech == mechOAuth:
@@ -101,28 +98,13 @@ func (r *resolver) standardHandler(key string) bool {
 // tokenMechanism builds OAUTHBEARER or AWS_MSK_IAM when the settings ask
 // for one of them (handled true); the caller builds the others.
 func (r *resolver) tokenMechanism() (m sasl.Mechanism, handled bool, err error) {
-	mech, fromFlag := strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism)), true
+	mech, fromFlag := r.requestedMechanism()
+	jaas, err := r.jaasConfig()
+	if err != nil {
+		return nil, true, err
+	}
 	if mech == "" {
-		mech, fromFlag = strings.ToUpper(r.get("sasl.mechanism")), false
-	}
-	var jaas *javaprops.JAASEntry
-	if v, ok := r.p.Get("sasl.jaas.config"); ok && strings.TrimSpace(v) != "" {
-		e, err := javaprops.ParseJAAS(v)
-		if err != nil {
-			return nil, true, r.dataErr("sasl.jaas.config", err.Error(), nil)
-		}
-		jaas = e
-	}
-	if mech == "" && jaas != nil {
-		switch jaas.Module {
-		case oauthModule:
-			mech = mechOAuth
-		case mskIAMModule:
-			mech = mechMSKIAM
-		}
-	}
-	if mech == "" && (r.o.SASLOAuthTokenEndpoint != "" || r.o.SASLOAuthTokenFile != "") {
-		mech = mechOAuth
+		mech = r.impliedTokenMechanism(jaas)
 	}
 	switch mech {
 	case mechOAuth:
@@ -138,17 +120,45 @@ func (r *resolver) tokenMechanism() (m sasl.Mechanism, handled bool, err error) 
 		m, err := r.mskMechanism(jaas)
 		return m, true, err
 	}
+	if err := r.strayTokenSettings(mech, fromFlag, jaas); err != nil {
+		return nil, true, err
+	}
+	return nil, false, nil
+}
+
+// impliedTokenMechanism is the mechanism that no setting names but the
+// others imply: the login module of sasl.jaas.config (jaas), or an
+// OAuth token endpoint or file; "" when none does.
+func (r *resolver) impliedTokenMechanism(jaas *javaprops.JAASEntry) string {
+	if jaas != nil {
+		switch jaas.Module {
+		case oauthModule:
+			return mechOAuth
+		case mskIAMModule:
+			return mechMSKIAM
+		}
+	}
+	if r.o.SASLOAuthTokenEndpoint != "" || r.o.SASLOAuthTokenFile != "" {
+		return mechOAuth
+	}
+	return ""
+}
+
+// strayTokenSettings refuses an OAUTHBEARER or AWS_MSK_IAM login module,
+// or an OAuth flag, beside another mechanism (mech, from the flag when
+// fromFlag).
+func (r *resolver) strayTokenSettings(mech string, fromFlag bool, jaas *javaprops.JAASEntry) error {
 	if jaas != nil && (jaas.Module == oauthModule || jaas.Module == mskIAMModule) {
 		msg := fmt.Sprintf("the login module %s needs sasl.mechanism=%s, not %s", jaas.ShortModule(), map[string]string{oauthModule: mechOAuth, mskIAMModule: mechMSKIAM}[jaas.Module], mech)
 		if fromFlag {
-			return nil, true, usageErr("--sasl-mechanism", msg)
+			return usageErr("--sasl-mechanism", msg)
 		}
-		return nil, true, r.dataErr("sasl.mechanism", msg, nil)
+		return r.dataErr("sasl.mechanism", msg, nil)
 	}
 	if r.o.SASLOAuthTokenEndpoint != "" || r.o.SASLOAuthTokenFile != "" || r.o.SASLOAuthScope != "" {
-		return nil, true, usageErr(oauthFlagGiven(r.o), fmt.Sprintf("is for --sasl-mechanism OAUTHBEARER, but the mechanism is %s", mech))
+		return usageErr(oauthFlagGiven(r.o), fmt.Sprintf("is for --sasl-mechanism OAUTHBEARER, but the mechanism is %s", mech))
 	}
-	return nil, false, nil
+	return nil
 }
 
 func oauthFlagGiven(o ConnOptions) string {

@@ -103,33 +103,12 @@ func decryptPKCS8(der []byte, password string) ([]byte, error) {
 	if kdf.Iter < 1 || kdf.Iter > 10_000_000 {
 		return nil, errors.New("implausible PBKDF2 iteration count in the private key")
 	}
-	var prf func() hash.Hash
-	switch a := kdf.PRF.Algorithm; {
-	case len(a) == 0 || a.Equal(oidHMACSHA1):
-		prf = sha1.New
-	case a.Equal(oidHMACSHA224):
-		prf = sha256.New224
-	case a.Equal(oidHMACSHA256):
-		prf = sha256.New
-	case a.Equal(oidHMACSHA384):
-		prf = sha512.New384
-	case a.Equal(oidHMACSHA512):
-		prf = sha512.New
-	default:
+	prf, ok := pbkdf2PRF(kdf.PRF.Algorithm)
+	if !ok {
 		return nil, errKeyEncryption
 	}
-	var keyLen int
-	var newCipher func([]byte) (cipher.Block, error)
-	switch a := params.Enc.Algorithm; {
-	case a.Equal(oidAES128CBC):
-		keyLen, newCipher = 16, aes.NewCipher
-	case a.Equal(oidAES192CBC):
-		keyLen, newCipher = 24, aes.NewCipher
-	case a.Equal(oidAES256CBC):
-		keyLen, newCipher = 32, aes.NewCipher
-	case a.Equal(oidDESEDE3CBC):
-		keyLen, newCipher = 24, des.NewTripleDESCipher
-	default:
+	keyLen, newCipher, ok := pbes2Cipher(params.Enc.Algorithm)
+	if !ok {
 		return nil, errKeyEncryption
 	}
 	if kdf.KeyLen != 0 && kdf.KeyLen != keyLen {
@@ -153,6 +132,46 @@ func decryptPKCS8(der []byte, password string) ([]byte, error) {
 	}
 	out := make([]byte, len(info.Data))
 	cipher.NewCBCDecrypter(block, iv).CryptBlocks(out, info.Data)
+	return unpadPKCS7(out, bs)
+}
+
+// pbkdf2PRF is the hash of PBKDF2's HMAC named by its OID (none: SHA-1,
+// the default of RFC 8018); ok is false for one kcg does not know.
+func pbkdf2PRF(a asn1.ObjectIdentifier) (prf func() hash.Hash, ok bool) {
+	switch {
+	case len(a) == 0 || a.Equal(oidHMACSHA1):
+		return sha1.New, true
+	case a.Equal(oidHMACSHA224):
+		return sha256.New224, true
+	case a.Equal(oidHMACSHA256):
+		return sha256.New, true
+	case a.Equal(oidHMACSHA384):
+		return sha512.New384, true
+	case a.Equal(oidHMACSHA512):
+		return sha512.New, true
+	}
+	return nil, false
+}
+
+// pbes2Cipher is the CBC block cipher named by PBES2's encryption OID and
+// its key length; ok is false for one kcg does not know.
+func pbes2Cipher(a asn1.ObjectIdentifier) (keyLen int, newCipher func([]byte) (cipher.Block, error), ok bool) {
+	switch {
+	case a.Equal(oidAES128CBC):
+		return 16, aes.NewCipher, true
+	case a.Equal(oidAES192CBC):
+		return 24, aes.NewCipher, true
+	case a.Equal(oidAES256CBC):
+		return 32, aes.NewCipher, true
+	case a.Equal(oidDESEDE3CBC):
+		return 24, des.NewTripleDESCipher, true
+	}
+	return 0, nil, false
+}
+
+// unpadPKCS7 removes the PKCS#7 padding of a decrypted key (blocks of bs
+// bytes); bad padding is what a wrong password gives.
+func unpadPKCS7(out []byte, bs int) ([]byte, error) {
 	pad := int(out[len(out)-1])
 	if pad == 0 || pad > bs {
 		return nil, errKeyPassword

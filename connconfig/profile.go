@@ -299,100 +299,129 @@ func parseProfile(path string, nk, nv *yaml.Node) (Profile, error) {
 	if nv.Kind != yaml.MappingNode {
 		return p, profileErr(path, nv.Line, "%s: must be a mapping of settings (%s)", where, strings.Join(profileKeys, ", "))
 	}
-	rel := func(s string) string { return relativeTo(path, s) }
-	err := eachKey(path, nv, where, func(k, v *yaml.Node) error {
-		var err error
-		switch k.Value {
-		case "bootstrap":
-			p.Bootstrap, err = bootstrapList(path, k, v)
-		case "commandConfig":
-			p.CommandConfig, err = scalar(path, k, v)
-			p.CommandConfig = rel(p.CommandConfig)
-		case "securityProtocol":
-			p.SecurityProtocol, err = scalar(path, k, v)
-		case "tls":
-			err = parseSection(path, k, v, where+".tls", tlsKeys, func(k, v *yaml.Node) error {
-				if k.Value == "insecureSkipVerify" {
-					if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-						return profileErr(path, v.Line, "%s.tls.insecureSkipVerify: must be true or false", where)
-					}
-					p.TLSInsecureSkipVerify = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
-					return nil
-				}
-				s, err := scalar(path, k, v)
-				switch k.Value {
-				case "caFile":
-					p.TLSCAFile = rel(s)
-				case "certFile":
-					p.TLSCertFile = rel(s)
-				case "keyFile":
-					p.TLSKeyFile = rel(s)
-				case "serverName":
-					p.TLSServerName = s
-				}
-				return err
-			})
-		case "sasl":
-			err = parseSection(path, k, v, where+".sasl", saslKeys, func(k, v *yaml.Node) error {
-				s, err := scalar(path, k, v)
-				switch k.Value {
-				case "mechanism":
-					p.SASLMechanism = s
-				case "username":
-					p.SASLUsername = s
-				case "passwordEnv":
-					p.PasswordEnv = s
-				case "passwordFile":
-					p.PasswordFile = rel(s)
-				case "tokenEndpoint", "tokenFile", "scope":
-					setOAuthKey(&p, k.Value, s, rel)
-				case "keytab":
-					p.Kerberos.Keytab = rel(s)
-				case "principal":
-					p.Kerberos.Principal = s
-				case "kerberosServiceName":
-					p.Kerberos.ServiceName = s
-				case "krb5Config":
-					p.Kerberos.Krb5Config = rel(s)
-				}
-				return err
-			})
-		case "policy":
-			p.Policy, err = pathList(path, k, v)
-			for i := range p.Policy {
-				p.Policy[i] = rel(p.Policy[i])
-			}
-		case "allowedSigners":
-			p.AllowedSigners, err = scalar(path, k, v)
-			p.AllowedSigners = rel(p.AllowedSigners)
-		case "password", "sasl.password":
-			return inlinePassword(path, k, where)
-		default:
-			return unknownKey(path, k, where, profileKeys)
-		}
-		return err
-	})
-	if err != nil {
+	pp := profileParser{path: path, where: where, p: &p}
+	if err := eachKey(path, nv, where, pp.key); err != nil {
 		return p, err
 	}
+	return p, pp.check(nk.Line)
+}
+
+// profileParser fills one Profile from its mapping, key by key; where
+// ("profile NAME") starts every message.
+type profileParser struct {
+	path, where string
+	p           *Profile
+}
+
+// rel resolves a file setting against the config file's folder.
+func (pp profileParser) rel(s string) string { return relativeTo(pp.path, s) }
+
+// key reads one setting of the profile's mapping.
+func (pp profileParser) key(k, v *yaml.Node) error {
+	path, p := pp.path, pp.p
+	var err error
+	switch k.Value {
+	case "bootstrap":
+		p.Bootstrap, err = bootstrapList(path, k, v)
+	case "commandConfig":
+		p.CommandConfig, err = scalar(path, k, v)
+		p.CommandConfig = pp.rel(p.CommandConfig)
+	case "securityProtocol":
+		p.SecurityProtocol, err = scalar(path, k, v)
+	case "tls":
+		err = parseSection(path, k, v, pp.where+".tls", tlsKeys, pp.tlsKey)
+	case "sasl":
+		err = parseSection(path, k, v, pp.where+".sasl", saslKeys, pp.saslKey)
+	case "policy":
+		p.Policy, err = pathList(path, k, v)
+		for i := range p.Policy {
+			p.Policy[i] = pp.rel(p.Policy[i])
+		}
+	case "allowedSigners":
+		p.AllowedSigners, err = scalar(path, k, v)
+		p.AllowedSigners = pp.rel(p.AllowedSigners)
+	case "password", "sasl.password":
+		return inlinePassword(path, k, pp.where)
+	default:
+		return unknownKey(path, k, pp.where, profileKeys)
+	}
+	return err
+}
+
+// tlsKey reads one setting of the profile's tls section.
+func (pp profileParser) tlsKey(k, v *yaml.Node) error {
+	p := pp.p
+	if k.Value == "insecureSkipVerify" {
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+			return profileErr(pp.path, v.Line, "%s.tls.insecureSkipVerify: must be true or false", pp.where)
+		}
+		p.TLSInsecureSkipVerify = v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+		return nil
+	}
+	s, err := scalar(pp.path, k, v)
+	switch k.Value {
+	case "caFile":
+		p.TLSCAFile = pp.rel(s)
+	case "certFile":
+		p.TLSCertFile = pp.rel(s)
+	case "keyFile":
+		p.TLSKeyFile = pp.rel(s)
+	case "serverName":
+		p.TLSServerName = s
+	}
+	return err
+}
+
+// saslKey reads one setting of the profile's sasl section.
+func (pp profileParser) saslKey(k, v *yaml.Node) error {
+	p := pp.p
+	s, err := scalar(pp.path, k, v)
+	switch k.Value {
+	case "mechanism":
+		p.SASLMechanism = s
+	case "username":
+		p.SASLUsername = s
+	case "passwordEnv":
+		p.PasswordEnv = s
+	case "passwordFile":
+		p.PasswordFile = pp.rel(s)
+	case "tokenEndpoint", "tokenFile", "scope":
+		setOAuthKey(p, k.Value, s, pp.rel)
+	case "keytab":
+		p.Kerberos.Keytab = pp.rel(s)
+	case "principal":
+		p.Kerberos.Principal = s
+	case "kerberosServiceName":
+		p.Kerberos.ServiceName = s
+	case "krb5Config":
+		p.Kerberos.Krb5Config = pp.rel(s)
+	}
+	return err
+}
+
+// check holds the settings read against each other, at the profile's
+// line: bootstrap given, a known protocol and mechanism, keyFile with
+// certFile, one password source.
+func (pp profileParser) check(line int) error {
+	path, where, p := pp.path, pp.where, pp.p
 	if len(p.Bootstrap) == 0 {
-		return p, profileErr(path, nk.Line, "%s: bootstrap is required (HOST:PORT[,HOST:PORT])", where)
+		return profileErr(path, line, "%s: bootstrap is required (HOST:PORT[,HOST:PORT])", where)
 	}
 	if sp := strings.ToUpper(p.SecurityProtocol); sp != "" && !validProtocol(sp) {
-		return p, profileErr(path, nk.Line, "%s: securityProtocol %q: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL", where, p.SecurityProtocol)
+		return profileErr(path, line, "%s: securityProtocol %q: use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL", where, p.SecurityProtocol)
 	}
 	switch strings.ToUpper(p.SASLMechanism) {
 	case "", mechPlain, mechSCRAM256, mechSCRAM512, mechOAuth, mechMSKIAM, mechGSSAPI:
 	default:
-		return p, profileErr(path, nk.Line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM or GSSAPI", where, p.SASLMechanism)
+		return profileErr(path, line, "%s.sasl: mechanism %q is not supported: use PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM or GSSAPI", where, p.SASLMechanism)
 	}
 	if p.TLSKeyFile != "" && p.TLSCertFile == "" {
-		return p, profileErr(path, nk.Line, "%s.tls: keyFile needs certFile", where)
+		return profileErr(path, line, "%s.tls: keyFile needs certFile", where)
 	}
 	if p.PasswordEnv != "" && p.PasswordFile != "" {
-		return p, profileErr(path, nk.Line, "%s.sasl: give passwordEnv or passwordFile, not both", where)
+		return profileErr(path, line, "%s.sasl: give passwordEnv or passwordFile, not both", where)
 	}
-	return p, nil
+	return nil
 }
 
 // inlinePassword refuses a password written into the file: secrets are

@@ -96,48 +96,9 @@ func replaceValue(line []byte, name string) (out []byte, ok bool) {
 	for start < len(line) && (line[start] == ' ' || line[start] == '\t') {
 		start++
 	}
-	end := start
-	switch {
-	case start < len(line) && line[start] == '"':
-		end = start + 1
-		for end < len(line) && line[end] != '"' && line[end] != '\n' {
-			if line[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(line) || line[end] != '"' {
-			return nil, false
-		}
-		end++
-	case start < len(line) && line[start] == '\'':
-		end = start + 1
-		for {
-			for end < len(line) && line[end] != '\'' && line[end] != '\n' {
-				end++
-			}
-			if end >= len(line) || line[end] != '\'' {
-				return nil, false
-			}
-			end++
-			if end < len(line) && line[end] == '\'' { // '' is a quote inside
-				end++
-				continue
-			}
-			break
-		}
-	default:
-		// A plain scalar ends at a comment (a # after a blank) or the
-		// line's end, its trailing blanks not part of it.
-		for end < len(line) && line[end] != '\n' && line[end] != '\r' {
-			if line[end] == '#' && (end == start || line[end-1] == ' ' || line[end-1] == '\t') {
-				break
-			}
-			end++
-		}
-		for end > start && (line[end-1] == ' ' || line[end-1] == '\t') {
-			end--
-		}
+	end, ok := valueEnd(line, start)
+	if !ok {
+		return nil, false
 	}
 	if end == start {
 		return nil, false // no value (ParseProfileFile refuses it before)
@@ -145,6 +106,71 @@ func replaceValue(line []byte, name string) (out []byte, ok bool) {
 	out = append(out, line[:start]...)
 	out = append(out, name...)
 	return append(out, line[end:]...), true
+}
+
+// valueEnd returns where the YAML scalar that starts at line[start] ends
+// on the line: after its closing quote, or a plain scalar's last
+// non-blank byte. ok is false when a quoted scalar does not end on it.
+func valueEnd(line []byte, start int) (end int, ok bool) {
+	switch {
+	case start < len(line) && line[start] == '"':
+		return doubleQuotedEnd(line, start)
+	case start < len(line) && line[start] == '\'':
+		return singleQuotedEnd(line, start)
+	default:
+		return plainScalarEnd(line, start), true
+	}
+}
+
+// doubleQuotedEnd: a "..." scalar, whose backslash escapes the next byte.
+func doubleQuotedEnd(line []byte, start int) (int, bool) {
+	end := start + 1
+	for end < len(line) && line[end] != '"' && line[end] != '\n' {
+		if line[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(line) || line[end] != '"' {
+		return 0, false
+	}
+	return end + 1, true
+}
+
+// singleQuotedEnd: a single-quoted scalar, in which two quotes in a row
+// are one quote inside.
+func singleQuotedEnd(line []byte, start int) (int, bool) {
+	end := start + 1
+	for {
+		for end < len(line) && line[end] != '\'' && line[end] != '\n' {
+			end++
+		}
+		if end >= len(line) || line[end] != '\'' {
+			return 0, false
+		}
+		end++
+		if end < len(line) && line[end] == '\'' { // '' is a quote inside
+			end++
+			continue
+		}
+		return end, true
+	}
+}
+
+// plainScalarEnd: a plain scalar ends at a comment (a # after a blank) or
+// the line's end, its trailing blanks not part of it.
+func plainScalarEnd(line []byte, start int) int {
+	end := start
+	for end < len(line) && line[end] != '\n' && line[end] != '\r' {
+		if line[end] == '#' && (end == start || line[end-1] == ' ' || line[end-1] == '\t') {
+			break
+		}
+		end++
+	}
+	for end > start && (line[end-1] == ' ' || line[end-1] == '\t') {
+		end--
+	}
+	return end
 }
 
 // replaceFile writes data to a temporary file next to target and renames

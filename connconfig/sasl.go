@@ -29,25 +29,20 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 	if m, handled, err := r.tokenMechanism(); handled { // oauth.go, mskiam.go
 		return m, err
 	}
-	mech, fromFlag := strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism)), true
-	if mech == "" {
-		mech, fromFlag = strings.ToUpper(r.get("sasl.mechanism")), false
+	mech, fromFlag := r.requestedMechanism()
+	jaas, err := r.jaasConfig()
+	if err != nil {
+		return nil, err
 	}
-	var jaas *javaprops.JAASEntry
-	if v, ok := r.p.Get("sasl.jaas.config"); ok && strings.TrimSpace(v) != "" {
-		e, err := javaprops.ParseJAAS(v)
-		if err != nil {
-			return nil, r.dataErr("sasl.jaas.config", err.Error(), nil)
+	if jaas != nil {
+		if mech == mechGSSAPI || (mech == "" && jaas.Module == krb5Module) {
+			return r.gssapiMechanism(jaas) // gssapi.go
 		}
-		if mech == mechGSSAPI || (mech == "" && e.Module == krb5Module) {
-			return r.gssapiMechanism(e) // gssapi.go
-		}
-		switch e.Module {
+		switch jaas.Module {
 		case plainModule, scramModule:
 		default:
-			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN), %s (SCRAM-SHA-256, SCRAM-SHA-512), %s (OAUTHBEARER), %s (AWS_MSK_IAM) and %s (GSSAPI)", e.Module, plainModule, scramModule, oauthModule, mskIAMModule, krb5Module), nil)
+			return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("login module %s is not supported: kcg supports %s (PLAIN), %s (SCRAM-SHA-256, SCRAM-SHA-512), %s (OAUTHBEARER), %s (AWS_MSK_IAM) and %s (GSSAPI)", jaas.Module, plainModule, scramModule, oauthModule, mskIAMModule, krb5Module), nil)
 		}
-		jaas = e
 	}
 	if mech == mechGSSAPI || (mech == "" && jaas == nil && r.o.Kerberos.given() != "") {
 		return r.gssapiMechanism(nil) // gssapi.go
@@ -68,32 +63,39 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		}
 		return nil, r.dataErr("sasl.mechanism", msg, nil)
 	}
+	return r.passwordMechanism(mech, jaas)
+}
 
-	user, pass, token := r.o.SASLUsername, r.o.SASLPassword, false
-	if pass == "" && r.prof != nil {
-		// The profile's reference ranks above the --command-config file.
-		p, err := r.prof.password()
-		if err != nil {
-			return nil, err
-		}
-		pass = p
+// requestedMechanism is the SASL mechanism asked for, in upper case:
+// --sasl-mechanism (fromFlag), else sasl.mechanism of --command-config;
+// "" when neither names one.
+func (r *resolver) requestedMechanism() (mech string, fromFlag bool) {
+	if mech = strings.ToUpper(strings.TrimSpace(r.o.SASLMechanism)); mech != "" {
+		return mech, true
 	}
-	if jaas != nil {
-		if user == "" {
-			u, ok := jaas.Options["username"]
-			if !ok {
-				return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("username missing: write %s required username=\"...\" password=\"...\"; (or give --sasl-username)", jaas.ShortModule()), nil)
-			}
-			user = u
-		}
-		if pass == "" {
-			p, ok := jaas.Options["password"]
-			if !ok {
-				return nil, r.dataErr("sasl.jaas.config", fmt.Sprintf("password missing: write %s required username=\"...\" password=\"...\"; (or set KCG_SASL_PASSWORD)", jaas.ShortModule()), nil)
-			}
-			pass = p
-		}
-		token = strings.EqualFold(jaas.Options["tokenauth"], "true")
+	return strings.ToUpper(r.get("sasl.mechanism")), false
+}
+
+// jaasConfig is sasl.jaas.config of --command-config, parsed; nil when it
+// is not set or blank.
+func (r *resolver) jaasConfig() (*javaprops.JAASEntry, error) {
+	v, ok := r.p.Get("sasl.jaas.config")
+	if !ok || strings.TrimSpace(v) == "" {
+		return nil, nil
+	}
+	e, err := javaprops.ParseJAAS(v)
+	if err != nil {
+		return nil, r.dataErr("sasl.jaas.config", err.Error(), nil)
+	}
+	return e, nil
+}
+
+// passwordMechanism is PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 (mech) with
+// the credentials of saslCredentials, both required.
+func (r *resolver) passwordMechanism(mech string, jaas *javaprops.JAASEntry) (sasl.Mechanism, error) {
+	user, pass, token, err := r.saslCredentials(jaas)
+	if err != nil {
+		return nil, err
 	}
 	if user == "" {
 		return nil, usageErr("--sasl-username", fmt.Sprintf("SASL %s needs a user name: give --sasl-username or sasl.jaas.config in --command-config", mech))
@@ -111,6 +113,40 @@ func (r *resolver) saslMechanism() (sasl.Mechanism, error) {
 		m.inner = franzMechanism{scram.Auth{User: user, Pass: pass, IsToken: token}.AsSha512Mechanism()}
 	}
 	return m, nil
+}
+
+// saslCredentials reads the user name and password: the flags first, then
+// the profile's password reference, then the options of sasl.jaas.config
+// (jaas, when given; it must hold what the others left out); token is its
+// tokenauth option.
+func (r *resolver) saslCredentials(jaas *javaprops.JAASEntry) (user, pass string, token bool, err error) {
+	user, pass = r.o.SASLUsername, r.o.SASLPassword
+	if pass == "" && r.prof != nil {
+		// The profile's reference ranks above the --command-config file.
+		p, err := r.prof.password()
+		if err != nil {
+			return "", "", false, err
+		}
+		pass = p
+	}
+	if jaas == nil {
+		return user, pass, false, nil
+	}
+	if user == "" {
+		u, ok := jaas.Options["username"]
+		if !ok {
+			return "", "", false, r.dataErr("sasl.jaas.config", fmt.Sprintf("username missing: write %s required username=\"...\" password=\"...\"; (or give --sasl-username)", jaas.ShortModule()), nil)
+		}
+		user = u
+	}
+	if pass == "" {
+		p, ok := jaas.Options["password"]
+		if !ok {
+			return "", "", false, r.dataErr("sasl.jaas.config", fmt.Sprintf("password missing: write %s required username=\"...\" password=\"...\"; (or set KCG_SASL_PASSWORD)", jaas.ShortModule()), nil)
+		}
+		pass = p
+	}
+	return user, pass, strings.EqualFold(jaas.Options["tokenauth"], "true"), nil
 }
 
 // saslMech is the sasl.Mechanism kcg hands kafka-go. It wraps the real

@@ -14,17 +14,7 @@ import (
 // reflection was about a third of watch's CPU. ok is false when a rate is
 // not finite: encoding/json refuses those, and the caller lets it say so.
 func appendLagSample(b []byte, s LagSample) (_ []byte, ok bool) {
-	ok = true
-	num := func(b []byte, v *float64) []byte {
-		if v == nil {
-			return append(b, "null"...)
-		}
-		if math.IsNaN(*v) || math.IsInf(*v, 0) {
-			ok = false
-			return b
-		}
-		return appendJSONFloat(b, *v)
-	}
+	w := sampleWriter{ok: true}
 	b = append(b, `{"apiVersion":`...)
 	b = appendJSONString(b, s.APIVersion)
 	b = append(b, `,"kind":`...)
@@ -36,85 +26,111 @@ func appendLagSample(b []byte, s LagSample) (_ []byte, ok bool) {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i, g := range s.Groups {
+		for i := range s.Groups {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"group":`...)
-			b = appendJSONString(b, g.Group)
-			b = append(b, `,"state":`...)
-			b = appendJSONStringPtr(b, g.State)
-			b = append(b, `,"members":`...)
-			b = strconv.AppendInt(b, int64(g.Members), 10)
-			b = append(b, `,"lag":`...)
-			b = appendJSONIntPtr(b, g.Lag)
-			b = append(b, `,"maxTimeLagMs":`...)
-			b = appendJSONIntPtr(b, g.MaxTimeLagMs)
-			b = append(b, `,"minRetentionHeadroomMs":`...)
-			b = appendJSONIntPtr(b, g.MinRetentionHeadroomMs)
-			b = append(b, `,"consumeRate":`...)
-			b = num(b, g.ConsumeRate)
-			b = append(b, `,"produceRate":`...)
-			b = num(b, g.ProduceRate)
-			b = append(b, `,"etaSeconds":`...)
-			b = num(b, g.EtaSeconds)
-			b = append(b, `,"status":`...)
-			b = appendJSONString(b, g.Status)
-			b = append(b, `,"trend":`...)
-			if g.Trend == nil {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, '[')
-				for j, v := range g.Trend {
-					if j > 0 {
-						b = append(b, ',')
-					}
-					b = appendJSONIntPtr(b, v)
-				}
-				b = append(b, ']')
-			}
-			b = append(b, `,"partitions":`...)
-			if g.Partitions == nil {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, '[')
-				for j, p := range g.Partitions {
-					if j > 0 {
-						b = append(b, ',')
-					}
-					b = append(b, `{"topic":`...)
-					b = appendJSONString(b, p.Topic)
-					b = append(b, `,"partition":`...)
-					b = strconv.AppendInt(b, int64(p.Partition), 10)
-					b = append(b, `,"committedOffset":`...)
-					b = appendJSONIntPtr(b, p.CommittedOffset)
-					b = append(b, `,"endOffset":`...)
-					b = appendJSONIntPtr(b, p.EndOffset)
-					b = append(b, `,"lag":`...)
-					b = appendJSONIntPtr(b, p.Lag)
-					b = append(b, `,"timeLagMs":`...)
-					b = appendJSONIntPtr(b, p.TimeLagMs)
-					b = append(b, `,"retentionHeadroomMs":`...)
-					b = appendJSONIntPtr(b, p.RetentionHeadroomMs)
-					b = append(b, `,"consumeRate":`...)
-					b = num(b, p.ConsumeRate)
-					b = append(b, `,"produceRate":`...)
-					b = num(b, p.ProduceRate)
-					b = append(b, `,"etaSeconds":`...)
-					b = num(b, p.EtaSeconds)
-					b = append(b, `,"status":`...)
-					b = appendJSONString(b, p.Status)
-					b = append(b, '}')
-				}
-				b = append(b, ']')
-			}
-			b = append(b, `,"error":`...)
-			b = appendJSONStringPtr(b, g.Error)
-			b = append(b, '}')
+			b = w.group(b, &s.Groups[i])
 		}
 		b = append(b, ']')
 	}
-	return append(b, "}\n"...), ok
+	return append(b, "}\n"...), w.ok
+}
+
+// sampleWriter writes the groups of a LagSample for appendLagSample; ok
+// turns false at the first rate that is not finite.
+type sampleWriter struct{ ok bool }
+
+// num writes a rate: null when nil, nothing (and ok false) when not finite.
+func (w *sampleWriter) num(b []byte, v *float64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	if math.IsNaN(*v) || math.IsInf(*v, 0) {
+		w.ok = false
+		return b
+	}
+	return appendJSONFloat(b, *v)
+}
+
+// group writes one WatchedGroup object.
+func (w *sampleWriter) group(b []byte, g *WatchedGroup) []byte {
+	b = append(b, `{"group":`...)
+	b = appendJSONString(b, g.Group)
+	b = append(b, `,"state":`...)
+	b = appendJSONStringPtr(b, g.State)
+	b = append(b, `,"members":`...)
+	b = strconv.AppendInt(b, int64(g.Members), 10)
+	b = append(b, `,"lag":`...)
+	b = appendJSONIntPtr(b, g.Lag)
+	b = append(b, `,"maxTimeLagMs":`...)
+	b = appendJSONIntPtr(b, g.MaxTimeLagMs)
+	b = append(b, `,"minRetentionHeadroomMs":`...)
+	b = appendJSONIntPtr(b, g.MinRetentionHeadroomMs)
+	b = append(b, `,"consumeRate":`...)
+	b = w.num(b, g.ConsumeRate)
+	b = append(b, `,"produceRate":`...)
+	b = w.num(b, g.ProduceRate)
+	b = append(b, `,"etaSeconds":`...)
+	b = w.num(b, g.EtaSeconds)
+	b = append(b, `,"status":`...)
+	b = appendJSONString(b, g.Status)
+	b = append(b, `,"trend":`...)
+	if g.Trend == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for j, v := range g.Trend {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONIntPtr(b, v)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"partitions":`...)
+	if g.Partitions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for j := range g.Partitions {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = w.partition(b, &g.Partitions[j])
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"error":`...)
+	b = appendJSONStringPtr(b, g.Error)
+	return append(b, '}')
+}
+
+// partition writes one WatchedPartition object.
+func (w *sampleWriter) partition(b []byte, p *WatchedPartition) []byte {
+	b = append(b, `{"topic":`...)
+	b = appendJSONString(b, p.Topic)
+	b = append(b, `,"partition":`...)
+	b = strconv.AppendInt(b, int64(p.Partition), 10)
+	b = append(b, `,"committedOffset":`...)
+	b = appendJSONIntPtr(b, p.CommittedOffset)
+	b = append(b, `,"endOffset":`...)
+	b = appendJSONIntPtr(b, p.EndOffset)
+	b = append(b, `,"lag":`...)
+	b = appendJSONIntPtr(b, p.Lag)
+	b = append(b, `,"timeLagMs":`...)
+	b = appendJSONIntPtr(b, p.TimeLagMs)
+	b = append(b, `,"retentionHeadroomMs":`...)
+	b = appendJSONIntPtr(b, p.RetentionHeadroomMs)
+	b = append(b, `,"consumeRate":`...)
+	b = w.num(b, p.ConsumeRate)
+	b = append(b, `,"produceRate":`...)
+	b = w.num(b, p.ProduceRate)
+	b = append(b, `,"etaSeconds":`...)
+	b = w.num(b, p.EtaSeconds)
+	b = append(b, `,"status":`...)
+	b = appendJSONString(b, p.Status)
+	return append(b, '}')
 }
 
 func appendJSONIntPtr(b []byte, v *int64) []byte {

@@ -156,37 +156,9 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 	if len(data) > MaxResetFileBytes {
 		return nil, "", tooLarge(MaxResetFileBytes, "--from-file")
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = -1
-	type row struct {
-		line   int
-		fields []string
-	}
-	var rows []row
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			line := 0
-			msg := err.Error()
-			if errors.As(err, &pe) {
-				line, msg = pe.Line, pe.Err.Error()
-			}
-			return nil, "", &DecodeError{Format: "csv", Line: line, Msg: msg, Err: err}
-		}
-		line, _ := r.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		if len(rows) == MaxCSVRows {
-			return nil, "", &DecodeError{Format: "csv", Line: line,
-				Msg: fmt.Sprintf("more than %d rows, kcg's limit for a --from-file", MaxCSVRows)}
-		}
-		rows = append(rows, row{line, rec})
+	rows, err := readCSVRows(data)
+	if err != nil {
+		return nil, "", err
 	}
 	if len(rows) > 0 && isHeader(rows[0].fields) {
 		rows = rows[1:]
@@ -198,7 +170,7 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 	// With one group a 3-field first row is the 3-column layout even if
 	// a number in it is bad, so the bad field is named (offset "zero" is
 	// not a number), not reported as a 4-field row missing a field.
-	_, _, _, err := parseCSVRow(rows[0].fields, false)
+	_, _, _, err = parseCSVRow(rows[0].fields, false)
 	threeCol := err == nil || (len(rows[0].fields) == 3 && singleGroup != "")
 	if threeCol && singleGroup == "" {
 		return nil, FormatCSVNoGroup, &DecodeError{Format: "csv", Line: rows[0].line, Msg: "this is a topic,partition,offset file, which names no group; " +
@@ -211,17 +183,7 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 	for i, rw := range rows {
 		g, tp, off, err := parseCSVRow(rw.fields, !threeCol)
 		if err != nil {
-			msg := err.Error()
-			if n := len(rw.fields); i == 0 && (n != 3 && n != 4 || n == 3 && !threeCol) {
-				// The first row decides the layout, so a wrong count
-				// there names both layouts.
-				msg = vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset) or 3 (topic,partition,offset)"
-				if singleGroup == "" {
-					msg = vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset), or 3 (topic,partition,offset) with exactly one --group"
-				}
-			} else if i > 0 && errors.Is(err, errFieldCount) {
-				msg += fmt.Sprintf(" as on line %d", rows[0].line)
-			}
+			msg := csvRowMessage(err, i, len(rw.fields), rows[0].line, threeCol, singleGroup)
 			return nil, format, &DecodeError{Format: "csv", Line: rw.line, Msg: msg}
 		}
 		if threeCol {
@@ -233,6 +195,62 @@ func parseCSV(data []byte, singleGroup string) (FileTargets, FileFormat, error) 
 		ft[g][tp] = off
 	}
 	return ft, format, nil
+}
+
+// csvRow is one record of a --from-file CSV and the line it starts on.
+type csvRow struct {
+	line   int
+	fields []string
+}
+
+// readCSVRows reads every record of a CSV (after a UTF-8 byte order mark),
+// leaving out blank lines; at most MaxCSVRows.
+func readCSVRows(data []byte) ([]csvRow, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	var rows []csvRow
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			line := 0
+			msg := err.Error()
+			if errors.As(err, &pe) {
+				line, msg = pe.Line, pe.Err.Error()
+			}
+			return nil, &DecodeError{Format: "csv", Line: line, Msg: msg, Err: err}
+		}
+		line, _ := r.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rows) == MaxCSVRows {
+			return nil, &DecodeError{Format: "csv", Line: line,
+				Msg: fmt.Sprintf("more than %d rows, kcg's limit for a --from-file", MaxCSVRows)}
+		}
+		rows = append(rows, csvRow{line, rec})
+	}
+}
+
+// csvRowMessage is the message of parseCSVRow's err for row i (n fields),
+// said against the layout that the first row (on firstRowLine) chose.
+func csvRowMessage(err error, i, n, firstRowLine int, threeCol bool, singleGroup string) string {
+	if i == 0 && (n != 3 && n != 4 || n == 3 && !threeCol) {
+		// The first row decides the layout, so a wrong count there names
+		// both layouts.
+		if singleGroup == "" {
+			return vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset), or 3 (topic,partition,offset) with exactly one --group"
+		}
+		return vocab.Count(n, "field") + ", want 4 (group,topic,partition,offset) or 3 (topic,partition,offset)"
+	}
+	if i > 0 && errors.Is(err, errFieldCount) {
+		return err.Error() + fmt.Sprintf(" as on line %d", firstRowLine)
+	}
+	return err.Error()
 }
 
 func isHeader(f []string) bool {

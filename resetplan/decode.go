@@ -107,12 +107,7 @@ func decode(data []byte, fast bool) (*Plan, error) {
 				err.Format = "yaml"
 				return nil, err
 			}
-			p, derr := fromWire(w)
-			if derr != nil {
-				derr.Format = "yaml"
-				return nil, derr
-			}
-			return p, nil
+			return fromWireAs(w, "yaml")
 		}
 	}
 	if len(data) > MaxOtherPlanBytes {
@@ -131,16 +126,33 @@ func decode(data []byte, fast bool) (*Plan, error) {
 	if isJSON {
 		format = "json"
 	}
-	// Read apiVersion and kind first, leniently: a future version's
-	// unknown fields must produce the version error, not an unknown-field
-	// one.
+	if derr := decodeHead(data, trimmed, isJSON, format); derr != nil {
+		return nil, derr
+	}
+	var w *wirePlan
+	var derr *DecodeError
+	if isJSON {
+		w, derr = decodeJSONPlan(trimmed)
+	} else {
+		w, derr = decodeYAMLPlan(data)
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	return fromWireAs(w, format)
+}
+
+// decodeHead reads apiVersion and kind first, leniently, and checks them:
+// a future version's unknown fields must produce the version error, not
+// an unknown-field one.
+func decodeHead(data, trimmed []byte, isJSON bool, format string) *DecodeError {
 	var head struct {
 		APIVersion any `json:"apiVersion" yaml:"apiVersion"`
 		Kind       any `json:"kind" yaml:"kind"`
 	}
 	var err error
 	if isJSON {
-		// Only the first value: trailing data is reported below, clearly.
+		// Only the first value: trailing data is reported later, clearly.
 		err = json.NewDecoder(bytes.NewReader(trimmed)).Decode(&head)
 	} else {
 		err = yaml.Unmarshal(data, &head)
@@ -150,40 +162,56 @@ func decode(data []byte, fast bool) (*Plan, error) {
 		if what := notAMapping(data, isJSON); what != "" {
 			msg = "the file holds " + what + ", not a mapping with apiVersion: kcg/v1 and kind: OffsetResetPlan"
 		}
-		return nil, &DecodeError{Format: format, Line: errLine(err, data), Msg: "not a kcg plan file: " + msg, Err: err}
+		return &DecodeError{Format: format, Line: errLine(err, data), Msg: "not a kcg plan file: " + msg, Err: err}
 	}
 	apiVersion, _ := head.APIVersion.(string)
 	kind, _ := head.Kind.(string)
 	if err := checkHeader(apiVersion, kind); err != nil {
 		err.Format = format
-		return nil, err
+		return err
 	}
+	return nil
+}
 
-	var w wirePlan
-	if isJSON {
-		if err := checkJSONDuplicates(trimmed); err != nil {
-			return nil, &DecodeError{Format: format, Msg: err.Error()}
-		}
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&w); err != nil {
-			return nil, &DecodeError{Format: format, Line: errLine(err, trimmed), Msg: cleanErr(err), Err: err}
-		}
-		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			return nil, &DecodeError{Format: format, Msg: "unexpected data after the plan object"}
-		}
-	} else {
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		if err := dec.Decode(&w); err != nil {
-			return nil, &DecodeError{Format: format, Line: errLine(err, data), Msg: cleanErr(err), Err: err}
-		}
-		var extra yaml.Node
-		if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-			return nil, &DecodeError{Format: format, Msg: "more than one YAML document; a plan file holds exactly one"}
-		}
+// decodeJSONPlan decodes a JSON plan strictly: no duplicate or unknown
+// field, nothing after the plan object.
+func decodeJSONPlan(trimmed []byte) (*wirePlan, *DecodeError) {
+	const format = "json"
+	if err := checkJSONDuplicates(trimmed); err != nil {
+		return nil, &DecodeError{Format: format, Msg: err.Error()}
 	}
-	p, derr := fromWire(&w)
+	var w wirePlan
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return nil, &DecodeError{Format: format, Line: errLine(err, trimmed), Msg: cleanErr(err), Err: err}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, &DecodeError{Format: format, Msg: "unexpected data after the plan object"}
+	}
+	return &w, nil
+}
+
+// decodeYAMLPlan decodes a YAML plan strictly: no unknown field, exactly
+// one document.
+func decodeYAMLPlan(data []byte) (*wirePlan, *DecodeError) {
+	const format = "yaml"
+	var w wirePlan
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&w); err != nil {
+		return nil, &DecodeError{Format: format, Line: errLine(err, data), Msg: cleanErr(err), Err: err}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, &DecodeError{Format: format, Msg: "more than one YAML document; a plan file holds exactly one"}
+	}
+	return &w, nil
+}
+
+// fromWireAs is fromWire with its error said to be in format.
+func fromWireAs(w *wirePlan, format string) (*Plan, error) {
+	p, derr := fromWire(w)
 	if derr != nil {
 		derr.Format = format
 		return nil, derr
@@ -400,33 +428,8 @@ func checkWirePartition(st StrategyType, group string, pt Partition, wp *wirePar
 
 func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 	t := StrategyType(w.Type)
-	if w.Type == "" {
-		return Strategy{}, &DecodeError{Msg: "strategy.type is missing"}
-	}
-	if !knownStrategy(t) {
-		return Strategy{}, &DecodeError{Msg: fmt.Sprintf("strategy.type %q is not a known strategy", w.Type)}
-	}
-	// Exactly the parameter the type takes: a stray one would show the
-	// reviewer something that did not produce the targets.
-	want := map[StrategyType]string{
-		StrategyToOffset: "offset", StrategyShiftBy: "shiftBy", StrategyToDatetime: "datetime",
-		StrategyByDuration: "duration", StrategyFromFile: "file", StrategyRollback: "rollbackOf",
-		StrategyToGroup: "group", StrategyTranslateFrom: "alias",
-	}[t]
-	present := map[string]bool{
-		"offset": w.Offset != nil, "shiftBy": w.ShiftBy != nil, "datetime": w.Datetime != nil,
-		"duration": w.Duration != nil, "resolvedTime": w.ResolvedTime != nil, "file": w.File != nil,
-		"rollbackOf": w.RollbackOf != nil, "group": w.Group != nil,
-		"alias": w.Alias != nil, "checkpointsTopic": w.CheckpointsTopic != nil,
-	}
-	for _, k := range []string{"offset", "shiftBy", "datetime", "duration", "resolvedTime", "file", "rollbackOf", "group", "alias", "checkpointsTopic"} {
-		allowed := k == want || (k == "resolvedTime" && t == StrategyByDuration) || (k == "checkpointsTopic" && t == StrategyTranslateFrom)
-		if present[k] && !allowed {
-			return Strategy{}, &DecodeError{Msg: fmt.Sprintf("strategy %s does not take %s", t, k)}
-		}
-		if !present[k] && allowed {
-			return Strategy{}, &DecodeError{Msg: fmt.Sprintf("strategy %s needs %s", t, k)}
-		}
+	if derr := checkStrategyParams(t, w); derr != nil {
+		return Strategy{}, derr
 	}
 	s := Strategy{Type: t, Offset: w.Offset, ShiftBy: w.ShiftBy}
 	var derr *DecodeError
@@ -480,6 +483,40 @@ func strategyFromWire(w *wireStrategy) (Strategy, *DecodeError) {
 		}
 	}
 	return s, nil
+}
+
+// checkStrategyParams checks the strategy's type and that it carries
+// exactly the parameters that type takes.
+func checkStrategyParams(t StrategyType, w *wireStrategy) *DecodeError {
+	if w.Type == "" {
+		return &DecodeError{Msg: "strategy.type is missing"}
+	}
+	if !knownStrategy(t) {
+		return &DecodeError{Msg: fmt.Sprintf("strategy.type %q is not a known strategy", w.Type)}
+	}
+	// Exactly the parameter the type takes: a stray one would show the
+	// reviewer something that did not produce the targets.
+	want := map[StrategyType]string{
+		StrategyToOffset: "offset", StrategyShiftBy: "shiftBy", StrategyToDatetime: "datetime",
+		StrategyByDuration: "duration", StrategyFromFile: "file", StrategyRollback: "rollbackOf",
+		StrategyToGroup: "group", StrategyTranslateFrom: "alias",
+	}[t]
+	present := map[string]bool{
+		"offset": w.Offset != nil, "shiftBy": w.ShiftBy != nil, "datetime": w.Datetime != nil,
+		"duration": w.Duration != nil, "resolvedTime": w.ResolvedTime != nil, "file": w.File != nil,
+		"rollbackOf": w.RollbackOf != nil, "group": w.Group != nil,
+		"alias": w.Alias != nil, "checkpointsTopic": w.CheckpointsTopic != nil,
+	}
+	for _, k := range []string{"offset", "shiftBy", "datetime", "duration", "resolvedTime", "file", "rollbackOf", "group", "alias", "checkpointsTopic"} {
+		allowed := k == want || (k == "resolvedTime" && t == StrategyByDuration) || (k == "checkpointsTopic" && t == StrategyTranslateFrom)
+		if present[k] && !allowed {
+			return &DecodeError{Msg: fmt.Sprintf("strategy %s does not take %s", t, k)}
+		}
+		if !present[k] && allowed {
+			return &DecodeError{Msg: fmt.Sprintf("strategy %s needs %s", t, k)}
+		}
+	}
+	return nil
 }
 
 func parseTime(field, v string) (time.Time, *DecodeError) {

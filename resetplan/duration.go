@@ -113,58 +113,86 @@ func addDatePart(total *big.Int, datePart string) string {
 func addTimePart(total *big.Int, timePart string) string {
 	order := "HMS"
 	for timePart != "" {
-		i := 0
-		if timePart[0] == '+' || timePart[0] == '-' {
-			i++
+		c, msg := nextTimeComponent(timePart)
+		if msg != "" {
+			return msg
 		}
-		j := i
-		for j < len(timePart) && timePart[j] >= '0' && timePart[j] <= '9' {
-			j++
-		}
-		if j == i {
-			return "components after T are nH, nM and n.nS"
-		}
-		num, frac, hasFrac := timePart[:j], "", false
-		if j < len(timePart) && (timePart[j] == '.' || timePart[j] == ',') {
-			k := j + 1
-			for k < len(timePart) && timePart[k] >= '0' && timePart[k] <= '9' {
-				k++
-			}
-			frac, hasFrac, j = timePart[j+1:k], true, k
-		}
-		if j >= len(timePart) {
-			return "a number after T needs a unit H, M or S"
-		}
-		unit, rest := timePart[j], timePart[j+1:]
-		if hasFrac && unit != 'S' {
-			return "only seconds may have a fraction"
-		}
-		idx := strings.IndexByte(order, unit)
+		idx := strings.IndexByte(order, c.unit)
 		if idx < 0 {
 			return "components after T are nH, nM and n.nS, in that order"
 		}
 		order = order[idx+1:]
-		switch unit {
+		switch c.unit {
 		case 'H':
-			addScaled(total, num, int64(time.Hour))
+			addScaled(total, c.num, int64(time.Hour))
 		case 'M':
-			addScaled(total, num, int64(time.Minute))
+			addScaled(total, c.num, int64(time.Minute))
 		case 'S':
-			addScaled(total, num, int64(time.Second))
-			if len(frac) > 9 {
-				return "at most 9 fraction digits"
-			}
-			if frac != "" {
-				f, _ := digitsAt(frac+strings.Repeat("0", 9-len(frac)), 0, 9)
-				// The fraction takes the sign of the seconds, as in
-				// Java ("-0.5S" is minus half a second).
-				if strings.HasPrefix(num, "-") {
-					f = -f
-				}
-				total.Add(total, big.NewInt(int64(f)))
+			if msg := addSeconds(total, c.num, c.frac); msg != "" {
+				return msg
 			}
 		}
-		timePart = rest
+		timePart = c.rest
+	}
+	return ""
+}
+
+// timeComponent is one nH, nM or n.nS after T: the signed whole number,
+// the fraction's digits, the unit and what follows.
+type timeComponent struct {
+	num, frac string
+	unit      byte
+	rest      string
+}
+
+// nextTimeComponent reads the component that timePart starts with; a
+// non-empty msg says what is wrong with it.
+func nextTimeComponent(timePart string) (c timeComponent, msg string) {
+	i := 0
+	if timePart[0] == '+' || timePart[0] == '-' {
+		i++
+	}
+	j := i
+	for j < len(timePart) && timePart[j] >= '0' && timePart[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return c, "components after T are nH, nM and n.nS"
+	}
+	c.num = timePart[:j]
+	hasFrac := false
+	if j < len(timePart) && (timePart[j] == '.' || timePart[j] == ',') {
+		k := j + 1
+		for k < len(timePart) && timePart[k] >= '0' && timePart[k] <= '9' {
+			k++
+		}
+		c.frac, hasFrac, j = timePart[j+1:k], true, k
+	}
+	if j >= len(timePart) {
+		return c, "a number after T needs a unit H, M or S"
+	}
+	c.unit, c.rest = timePart[j], timePart[j+1:]
+	if hasFrac && c.unit != 'S' {
+		return c, "only seconds may have a fraction"
+	}
+	return c, ""
+}
+
+// addSeconds adds num seconds and the fraction frac (at most 9 digits)
+// to total, in nanoseconds.
+func addSeconds(total *big.Int, num, frac string) string {
+	addScaled(total, num, int64(time.Second))
+	if len(frac) > 9 {
+		return "at most 9 fraction digits"
+	}
+	if frac != "" {
+		f, _ := digitsAt(frac+strings.Repeat("0", 9-len(frac)), 0, 9)
+		// The fraction takes the sign of the seconds, as in Java ("-0.5S"
+		// is minus half a second).
+		if strings.HasPrefix(num, "-") {
+			f = -f
+		}
+		total.Add(total, big.NewInt(int64(f)))
 	}
 	return ""
 }

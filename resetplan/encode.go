@@ -353,58 +353,11 @@ func Digest(p *Plan) string {
 }
 
 func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {
-	pad := func(n int) {
-		b.WriteByte('\n')
-		b.WriteString(strings.Repeat(" ", n))
-	}
 	switch v := v.(type) {
 	case *ordMap:
-		if len(v.keys) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteByte('{')
-		for i, k := range v.keys {
-			if i > 0 {
-				b.WriteByte(',')
-				if !compact && v.flow {
-					b.WriteByte(' ')
-				}
-			}
-			if !compact && !v.flow {
-				pad(indent + 2)
-			}
-			b.WriteString(jsonString(k))
-			b.WriteByte(':')
-			if !compact {
-				b.WriteByte(' ')
-			}
-			// Flow mappings hold only scalars, so they stay on one line.
-			writeJSON(b, v.vals[i], indent+2, compact)
-		}
-		if !compact && !v.flow {
-			pad(indent)
-		}
-		b.WriteByte('}')
+		writeJSONObject(b, v, indent, compact)
 	case []any:
-		if len(v) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteByte('[')
-		for i, it := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if !compact {
-				pad(indent + 2)
-			}
-			writeJSON(b, it, indent+2, compact)
-		}
-		if !compact {
-			pad(indent)
-		}
-		b.WriteByte(']')
+		writeJSONArray(b, v, indent, compact)
 	case quoted:
 		b.WriteString(jsonString(string(v)))
 	case string:
@@ -418,6 +371,65 @@ func writeJSON(b *bytes.Buffer, v any, indent int, compact bool) {
 	default:
 		panic(fmt.Sprintf("resetplan: unexpected value %T in plan tree", v))
 	}
+}
+
+// writeJSONObject writes a mapping of the plan tree for writeJSON.
+func writeJSONObject(b *bytes.Buffer, v *ordMap, indent int, compact bool) {
+	if len(v.keys) == 0 {
+		b.WriteString("{}")
+		return
+	}
+	b.WriteByte('{')
+	for i, k := range v.keys {
+		if i > 0 {
+			b.WriteByte(',')
+			if !compact && v.flow {
+				b.WriteByte(' ')
+			}
+		}
+		if !compact && !v.flow {
+			jsonPad(b, indent+2)
+		}
+		b.WriteString(jsonString(k))
+		b.WriteByte(':')
+		if !compact {
+			b.WriteByte(' ')
+		}
+		// Flow mappings hold only scalars, so they stay on one line.
+		writeJSON(b, v.vals[i], indent+2, compact)
+	}
+	if !compact && !v.flow {
+		jsonPad(b, indent)
+	}
+	b.WriteByte('}')
+}
+
+// writeJSONArray writes a sequence of the plan tree for writeJSON.
+func writeJSONArray(b *bytes.Buffer, v []any, indent int, compact bool) {
+	if len(v) == 0 {
+		b.WriteString("[]")
+		return
+	}
+	b.WriteByte('[')
+	for i, it := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if !compact {
+			jsonPad(b, indent+2)
+		}
+		writeJSON(b, it, indent+2, compact)
+	}
+	if !compact {
+		jsonPad(b, indent)
+	}
+	b.WriteByte(']')
+}
+
+// jsonPad starts a new line indented by n spaces.
+func jsonPad(b *bytes.Buffer, n int) {
+	b.WriteByte('\n')
+	b.WriteString(strings.Repeat(" ", n))
 }
 
 // jsonString is s as encoding/json writes it without HTML escaping. A

@@ -133,19 +133,7 @@ func (t *jaasTokenizer) next() jaasToken {
 		case c <= ' ':
 			t.pos++
 		case c == '/':
-			// StreamTokenizer: "/*" opens a block comment; any other '/'
-			// (including "//") comments out the rest of the line.
-			if t.pos+1 < len(t.in) && t.in[t.pos+1] == '*' {
-				t.pos += 2
-				for t.pos < len(t.in) && !(t.in[t.pos] == '*' && t.pos+1 < len(t.in) && t.in[t.pos+1] == '/') {
-					t.pos++
-				}
-				t.pos = min(t.pos+2, len(t.in))
-				continue
-			}
-			for t.pos < len(t.in) && t.in[t.pos] != '\n' && t.in[t.pos] != '\r' {
-				t.pos++
-			}
+			t.skipComment()
 		case jaasWordStart(c):
 			start := t.pos
 			for t.pos < len(t.in) && jaasWordPart(t.in[t.pos]) {
@@ -157,9 +145,7 @@ func (t *jaasTokenizer) next() jaasToken {
 		default:
 			t.pos++
 			if c >= '0' && c <= '9' || c == '.' || c == '-' {
-				for t.pos < len(t.in) && (t.in[t.pos] >= '0' && t.in[t.pos] <= '9' || t.in[t.pos] == '.') {
-					t.pos++
-				}
+				t.skipNumber()
 				return jaasToken{kind: tokChar, char: '0'}
 			}
 			return jaasToken{kind: tokChar, char: c}
@@ -188,36 +174,56 @@ func (t *jaasTokenizer) quoted(q rune) jaasToken {
 			b = append(b, c)
 			continue
 		}
-		c = t.in[t.pos]
-		t.pos++
-		switch {
-		case c >= '0' && c <= '7':
-			v, first := c-'0', c
-			if t.pos < len(t.in) && t.in[t.pos] >= '0' && t.in[t.pos] <= '7' {
-				v = v<<3 + t.in[t.pos] - '0'
-				t.pos++
-				if first <= '3' && t.pos < len(t.in) && t.in[t.pos] >= '0' && t.in[t.pos] <= '7' {
-					v = v<<3 + t.in[t.pos] - '0'
-					t.pos++
-				}
-			}
-			c = v
-		case c == 'a':
-			c = 0x7
-		case c == 'b':
-			c = '\b'
-		case c == 'f':
-			c = '\f'
-		case c == 'n':
-			c = '\n'
-		case c == 'r':
-			c = '\r'
-		case c == 't':
-			c = '\t'
-		case c == 'v':
-			c = '\v'
-		}
-		b = append(b, c)
+		b = append(b, t.escape())
 	}
 	return jaasToken{kind: tokQuoted, text: string(b)}
+}
+
+// skipComment skips the comment that starts at t.pos ('/'). As in
+// StreamTokenizer: "/*" opens a block comment; any other '/' (including
+// "//") comments out the rest of the line.
+func (t *jaasTokenizer) skipComment() {
+	if t.pos+1 < len(t.in) && t.in[t.pos+1] == '*' {
+		t.pos += 2
+		for t.pos < len(t.in) && !(t.in[t.pos] == '*' && t.pos+1 < len(t.in) && t.in[t.pos+1] == '/') {
+			t.pos++
+		}
+		t.pos = min(t.pos+2, len(t.in))
+		return
+	}
+	for t.pos < len(t.in) && t.in[t.pos] != '\n' && t.in[t.pos] != '\r' {
+		t.pos++
+	}
+}
+
+// skipNumber skips the digits and dots of a number after its first
+// character.
+func (t *jaasTokenizer) skipNumber() {
+	for t.pos < len(t.in) && (t.in[t.pos] >= '0' && t.in[t.pos] <= '9' || t.in[t.pos] == '.') {
+		t.pos++
+	}
+}
+
+// escape reads the escape after a backslash in a quoted string (an octal
+// value of up to three digits, or a letter as in Java) and returns the
+// character it stands for; any other character stands for itself.
+func (t *jaasTokenizer) escape() rune {
+	c := t.in[t.pos]
+	t.pos++
+	if c >= '0' && c <= '7' {
+		v, first := c-'0', c
+		if t.pos < len(t.in) && t.in[t.pos] >= '0' && t.in[t.pos] <= '7' {
+			v = v<<3 + t.in[t.pos] - '0'
+			t.pos++
+			if first <= '3' && t.pos < len(t.in) && t.in[t.pos] >= '0' && t.in[t.pos] <= '7' {
+				v = v<<3 + t.in[t.pos] - '0'
+				t.pos++
+			}
+		}
+		return v
+	}
+	if i := strings.IndexRune("abfnrtv", c); i >= 0 {
+		return rune("\a\b\f\n\r\t\v"[i])
+	}
+	return c
 }

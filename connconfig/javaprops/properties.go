@@ -111,59 +111,81 @@ func isPropSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\f' }
 // readLogicalLines is Java's Properties.LineReader.
 func readLogicalLines(data []byte) []logicalLine {
 	var out []logicalLine
-	i, n, lineNo := 0, len(data), 1
-	eol := func() {
-		if data[i] == '\r' && i+1 < n && data[i+1] == '\n' {
-			i++
-		}
-		i++
-		lineNo++
-	}
-	for i < n {
-		c := data[i]
+	r := &propLineReader{data: data, lineNo: 1}
+	for r.i < len(data) {
+		c := data[r.i]
 		switch {
 		case isPropSpace(c):
-			i++
+			r.i++
 			continue
 		case c == '\r' || c == '\n':
-			eol()
+			r.eol()
 			continue
 		}
-		start := lineNo
+		start := r.lineNo
 		if c == '#' || c == '!' {
-			for i < n && data[i] != '\r' && data[i] != '\n' {
-				i++
-			}
+			r.skipLine()
 			continue
 		}
-		var buf []uint16
-		for {
-			backslash := false
-			for i < n && data[i] != '\r' && data[i] != '\n' {
-				buf = append(buf, uint16(data[i]))
-				backslash = data[i] == '\\' && !backslash
-				i++
-			}
-			if !backslash {
-				if i < n {
-					eol()
-				}
-				break
-			}
-			buf = buf[:len(buf)-1] // the continuation backslash
-			if i >= n {
-				break
-			}
-			eol()
-			for i < n && isPropSpace(data[i]) {
-				i++
-			}
-		}
-		if len(buf) > 0 {
+		if buf := r.logical(); len(buf) > 0 {
 			out = append(out, logicalLine{text: buf, line: start})
 		}
 	}
 	return out
+}
+
+// propLineReader is readLogicalLines' position in data: the byte i, on
+// the natural line lineNo (from 1).
+type propLineReader struct {
+	data   []byte
+	i      int
+	lineNo int
+}
+
+// eol steps over the line end at i (\r\n, \r or \n).
+func (r *propLineReader) eol() {
+	if r.data[r.i] == '\r' && r.i+1 < len(r.data) && r.data[r.i+1] == '\n' {
+		r.i++
+	}
+	r.i++
+	r.lineNo++
+}
+
+// skipLine moves i to the end of the natural line (a comment).
+func (r *propLineReader) skipLine() {
+	for r.i < len(r.data) && r.data[r.i] != '\r' && r.data[r.i] != '\n' {
+		r.i++
+	}
+}
+
+// logical reads the logical line that starts at i: natural lines joined
+// where one ends in an odd number of backslashes (that backslash and the
+// next line's leading blanks dropped).
+func (r *propLineReader) logical() []uint16 {
+	data, n := r.data, len(r.data)
+	var buf []uint16
+	for {
+		backslash := false
+		for r.i < n && data[r.i] != '\r' && data[r.i] != '\n' {
+			buf = append(buf, uint16(data[r.i]))
+			backslash = data[r.i] == '\\' && !backslash
+			r.i++
+		}
+		if !backslash {
+			if r.i < n {
+				r.eol()
+			}
+			return buf
+		}
+		buf = buf[:len(buf)-1] // the continuation backslash
+		if r.i >= n {
+			return buf
+		}
+		r.eol()
+		for r.i < n && isPropSpace(data[r.i]) {
+			r.i++
+		}
+	}
 }
 
 // splitKeyValue is Java's Properties.load0 for one logical line.
