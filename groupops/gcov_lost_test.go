@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/internal/faultproxy"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // The API keys whose answers the lost-answer tests lose.
@@ -121,5 +124,47 @@ func TestGcovLostAnswerOfAnUnknownDelete(t *testing.T) {
 	// The requests never arrived: nothing was deleted.
 	if got := e.Committed(t, dof)[topic]; got[0] != 2 {
 		t.Errorf("%s holds %v, want partition 0 at 2", dof, got)
+	}
+}
+
+// An OffsetDelete whose connection closes before Kafka carried it out:
+// the offsets read back are all still there, so each partition fails
+// with the lost answer's error, and nothing is reported deleted.
+func TestGcovLostAnswerOfADeleteNotDone(t *testing.T) {
+	// kfake on both tiers: the connection is closed on demand.
+	e := kafkatest.Fake(t)
+	cl, ctx := gcClient(t, e.Bootstrap)
+	topic := gcTopic(t, e, 2)
+	g := kafkatest.UniqueName(t, "g")
+	e.Commit(t, g, topic, map[int32]int64{0: 2, 1: 3})
+	// Every OffsetDelete of g loses its connection (the client retries
+	// it); the control leaves the shared cluster with the test.
+	var over atomic.Bool
+	t.Cleanup(func() { over.Store(true) })
+	e.Kfake.ControlKey(int16(kmsg.OffsetDelete), func(kr kmsg.Request) (kmsg.Response, error, bool) {
+		if over.Load() {
+			e.Kfake.DropControl()
+			return nil, nil, false
+		}
+		e.Kfake.KeepControl()
+		if kr.(*kmsg.OffsetDeleteRequest).Group != g {
+			return nil, nil, false
+		}
+		return nil, errors.New("connection lost"), true
+	})
+	// The lost connection is retried until the deadline's reserve; the
+	// read-back runs in it.
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	r, err := groupops.DeleteOffsets(ctx, cl, g, []resetplan.TopicSpec{{Topic: topic}})
+	if err != nil {
+		t.Fatalf("DeleteOffsets: %v, want each partition's outcome", err)
+	}
+	var ue *kafkaadmin.UnreachableError
+	if r.GroupErr != nil || len(r.Partitions) != 2 || !errors.As(r.Partitions[0].Err, &ue) || !errors.As(r.Partitions[1].Err, &ue) {
+		t.Errorf("DeleteOffsets: %+v, want both partitions failed with the lost connection", r)
+	}
+	if got := e.Committed(t, g)[topic]; got[0] != 2 || got[1] != 3 {
+		t.Errorf("%s holds %v, want 2 and 3", g, got)
 	}
 }

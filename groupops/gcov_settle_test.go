@@ -120,3 +120,24 @@ func TestGcovSettleQuietStoppedOrOff(t *testing.T) {
 		t.Errorf("nothing written: %+v, want no watch", out)
 	}
 }
+
+// An apply that failed on a later group: an overwrite Settle sees on an
+// earlier one moves FailedAt back to it, the first failure in plan order.
+func TestGcovSettleMovesFailedAtBack(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	cl, ctx := gcClient(t, e.Bootstrap)
+	topic := gcTopic(t, e, 1)
+	first, later := kafkatest.UniqueName(t, "first"), kafkatest.UniqueName(t, "later")
+	e.Commit(t, first, topic, map[int32]int64{0: 5})
+	e.Commit(t, later, topic, map[int32]int64{0: 5})
+	c, res := gcApply(t, ctx, cl, gcPlan(gcClusterID(t, ctx, cl),
+		gcGroup(first, topic, [2]*int64{gcPtr(5), gcPtr(1)}),
+		gcGroup(later, topic, [2]*int64{gcPtr(5), gcPtr(2)})))
+	// As if later's write had been refused.
+	res.Groups[1].Outcome, res.FailedAt = groupops.NotWritten, 1
+	e.AssignCommitter(t, first, topic, map[int32]int64{0: 5}, 50*time.Millisecond)
+	groupops.Settle(ctx, cl, c, &res, groupops.SettleOptions{For: 20 * time.Second})
+	if res.FailedAt != 0 || res.Groups[0].Outcome != groupops.Overwritten || res.Groups[1].Outcome != groupops.NotWritten {
+		t.Errorf("failed at %d, outcomes %s and %s; want failed at 0 (%s overwritten)", res.FailedAt, res.Groups[0].Outcome, res.Groups[1].Outcome, first)
+	}
+}
