@@ -2,6 +2,7 @@ package groupops_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 // gcOldRecords makes a topic of n partitions (with configs), each holding
 // six records stamped base, base+1m, ..., base+5m, and returns its name.
+// The records have keys: a compacted topic refuses records without one.
 func gcOldRecords(t *testing.T, e *kafkatest.Env, n int, base time.Time, configs ...string) string {
 	t.Helper()
 	topic := kafkatest.UniqueName(t, "t")
@@ -20,7 +22,7 @@ func gcOldRecords(t *testing.T, e *kafkatest.Env, n int, base time.Time, configs
 	for p := range n {
 		var recs []kafkatest.Record
 		for i := range 6 {
-			recs = append(recs, kafkatest.Record{Value: "v", Time: base.Add(time.Duration(i) * time.Minute)})
+			recs = append(recs, kafkatest.Record{Key: fmt.Sprint("k", i), Value: "v", Time: base.Add(time.Duration(i) * time.Minute)})
 		}
 		e.Produce(t, topic, p, recs...)
 	}
