@@ -47,6 +47,7 @@ func gcFault(t *testing.T, pc *faultproxy.Cluster, f faultproxy.Fault) {
 // it deleted; DeleteOffsets reads the group's offsets back and reports
 // the gone ones deleted.
 func TestGcovLostAnswerOfADoneDelete(t *testing.T) {
+	t.Parallel() // seconds of waiting, its own groups
 	e, pc := gcProxied(t)
 	cl, ctx := gcClient(t, pc.Addrs()...)
 	topic := gcTopic(t, e, 2)
@@ -89,6 +90,7 @@ func TestGcovLostAnswerOfADoneDelete(t *testing.T) {
 // is unknown (ErrOutcomeUnknown) and how to check it; DeleteOffsets fails
 // with the same words.
 func TestGcovLostAnswerOfAnUnknownDelete(t *testing.T) {
+	t.Parallel() // seconds of waiting, its own groups
 	e, pc := gcProxied(t)
 	cl, _ := gcClient(t, pc.Addrs()...)
 	topic := gcTopic(t, e, 1)
@@ -131,6 +133,7 @@ func TestGcovLostAnswerOfAnUnknownDelete(t *testing.T) {
 // the offsets read back are all still there, so each partition fails
 // with the lost answer's error, and nothing is reported deleted.
 func TestGcovLostAnswerOfADeleteNotDone(t *testing.T) {
+	t.Parallel() // seconds of waiting, its own groups
 	// kfake on both tiers: the connection is closed on demand.
 	e := kafkatest.Fake(t)
 	cl, ctx := gcClient(t, e.Bootstrap)

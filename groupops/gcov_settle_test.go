@@ -16,6 +16,7 @@ import (
 // partition written. With a partition still at its target the watch runs
 // its whole time.
 func TestGcovSettleSeesAnOverwrite(t *testing.T) {
+	t.Parallel() // seconds of waiting, its own groups
 	e := kafkatest.Cluster(t)
 	cl, ctx := gcClient(t, e.Bootstrap)
 	topic := gcTopic(t, e, 2)

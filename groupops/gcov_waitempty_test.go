@@ -19,6 +19,7 @@ import (
 // telling Progress; a member that leaves ends it; Ctrl-C (the context
 // cancelled) is the context's error.
 func TestGcovWaitEmpty(t *testing.T) {
+	t.Parallel() // seconds of waiting, its own groups
 	e := kafkatest.Cluster(t)
 	cl, ctx := gcClient(t, e.Bootstrap)
 	topic := gcTopic(t, e, 1)
