@@ -337,7 +337,7 @@ var consumerTool = javaTool{
 		{"delete-offsets", (*dropIn).deleteOffsets},
 		{"reset-offsets", (*dropIn).resetOffsets},
 	},
-	deleteError: func(_ string, err error) string { return javaErrorText(err) },
+	deleteError: javaDeleteError,
 	activeNote:  javaActiveNote,
 	resetTable:  withRefused(javaResetTable),
 }

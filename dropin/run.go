@@ -228,6 +228,10 @@ func javaErrorText(err error) string {
 	return vocab.OneLine(err.Error())
 }
 
+// javaDeleteError is kafka-consumer-groups' text for a group --delete
+// did not delete: the exception, whatever the group.
+func javaDeleteError(_ string, err error) string { return javaErrorText(err) }
+
 // deleteGroups is --delete: groups listed sorted (Java: HashMap order);
 // exit 1 when any group was not deleted (Java: 0).
 func (d *dropIn) deleteGroups() error {

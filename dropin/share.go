@@ -2,7 +2,6 @@ package dropin
 
 import (
 	"cmp"
-	"context"
 	_ "embed"
 	"fmt"
 	"io"
@@ -29,7 +28,13 @@ import (
 // of the binary): then the command line is that tool's.
 func ShareCalled(args []string) bool { return shareTool.calledBy(args) }
 
-// shareTool is kafka-share-groups (ShareGroupCommand): share groups.
+// shareTool is kafka-share-groups (ShareGroupCommand): --list [--state],
+// --describe [--offsets|--members|--state] [--verbose] of share groups
+// with the Java tool's layouts, and --reset-offsets, --delete,
+// --delete-offsets through the same code as kafka-consumer-groups' (kcg's
+// plan, apply and delete-plan safety), with "share group" in the Java
+// messages. On a broker without share groups (before Kafka 4.1) every
+// action says so in one line on stderr and exits 1.
 var shareTool = javaTool{
 	name:          "kafka-share-groups",
 	family:        groupops.FamilyShare,
@@ -171,18 +176,6 @@ func checkShareResetArgs(a *javaArgs) error {
 		return usageExitf("Option [reset-offsets] takes one of these options: [from-file], [to-current], [to-datetime], [to-earliest], [to-latest], [to-offset]")
 	}
 	return checkExclusive(a, shareScenarios)
-}
-
-// RunShare runs a kafka-share-groups command line (args[0] is the
-// program name) and returns kcg's exit code: --list [--state], --describe
-// [--offsets|--members|--state] [--verbose] with the Java tool's layouts,
-// and --reset-offsets, --delete, --delete-offsets through the same code
-// as kafka-consumer-groups' (kcg's plan, apply and delete-plan safety),
-// with "share group" in the Java messages. On a broker without share
-// groups (before Kafka 4.1) every action says so in one line on stderr
-// and exits 1.
-func RunShare(ctx context.Context, args []string, s app.IO) int {
-	return runner{tool: &shareTool, dial: app.Dial}.run(ctx, args, s)
 }
 
 // shareList is --list [--state [S,...]]: sorted by group id (Java:

@@ -1,7 +1,6 @@
 package dropin
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,9 +18,15 @@ import (
 // copy of the binary): then the command line is that tool's.
 func StreamsCalled(args []string) bool { return streamsTool.calledBy(args) }
 
-// streamsTool is kafka-streams-groups (StreamsGroupCommand): streams
-// groups, with kafka-consumer-groups' option table, texts and layouts
-// (reworded) but for its own --list, --describe and reset table.
+// streamsTool is kafka-streams-groups (StreamsGroupCommand): --list
+// [--state], --describe [--offsets|--members|--state] [--verbose] of
+// streams groups with the Java tool's layout, and --reset-offsets,
+// --delete, --delete-offsets through the same code as
+// kafka-consumer-groups' (kcg's plan, apply and delete-plan safety), with
+// "streams group" in the Java messages: kafka-consumer-groups' option
+// table, texts and layouts, reworded, but for its own --list, --describe
+// and reset table. On a broker without streams groups (before Kafka 4.1)
+// every action says so in one line on stderr and exits 1.
 var streamsTool = javaTool{
 	name:          "kafka-streams-groups",
 	family:        groupops.FamilyStreams,
@@ -38,7 +43,7 @@ var streamsTool = javaTool{
 		{"delete-offsets", (*dropIn).deleteOffsets},
 		{"reset-offsets", (*dropIn).resetOffsets},
 	},
-	deleteError: func(_ string, err error) string { return javaErrorText(err) },
+	deleteError: javaDeleteError,
 	activeNote:  javaActiveNote,
 	resetTable:  withRefused(javaStreamsResetTable),
 }
@@ -91,18 +96,6 @@ func streamsArgs(args []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// RunStreams runs a kafka-streams-groups command line (args[0] is the
-// program name) and returns kcg's exit code: --list [--state],
-// --describe [--offsets|--members|--state] [--verbose] of streams groups
-// with the Java tool's layout, and --reset-offsets, --delete,
-// --delete-offsets through the same code as kafka-consumer-groups'
-// (kcg's plan, apply and delete-plan safety), with "streams group" in
-// the Java messages. On a broker without streams groups (before Kafka
-// 4.1) every action says so in one line on stderr and exits 1.
-func RunStreams(ctx context.Context, args []string, s app.IO) int {
-	return runner{tool: &streamsTool, dial: app.Dial}.run(ctx, args, s)
 }
 
 // listStreams is --list [--state [S,...]]: the Java layout, sorted by

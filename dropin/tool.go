@@ -21,7 +21,7 @@ import (
 // texts and table layouts, and its actions. One runner (runner.run) runs
 // them all; nothing else in dropin asks which tool it runs. Adding a Java
 // tool is adding one javaTool value (consumerTool in args.go, shareTool
-// in share.go, streamsTool in streams.go) and its entry point.
+// in share.go, streamsTool in streams.go) and listing it in namedTools.
 type javaTool struct {
 	// name is the tool's script name without ".sh": kcg runs the tool
 	// when it is called by that name, with or without ".sh".
@@ -64,6 +64,24 @@ type javaTool struct {
 type javaAction struct {
 	option string
 	run    func(*dropIn) error
+}
+
+// namedTools are the Java tools kcg runs when called by their name
+// (RunNamed); kafka-consumer-groups' command line is also kcg's when it
+// starts with an option (Called, Run).
+var namedTools = []*javaTool{&shareTool, &streamsTool}
+
+// RunNamed runs the command line of the Java tool args[0] names (a
+// symlink or a copy of the binary called kafka-share-groups(.sh) or
+// kafka-streams-groups(.sh)) and returns kcg's exit code; ok is false
+// when args[0] names none of them.
+func RunNamed(ctx context.Context, args []string, s app.IO) (code int, ok bool) {
+	for _, t := range namedTools {
+		if t.calledBy(args) {
+			return runner{tool: t, dial: app.Dial}.run(ctx, args, s), true
+		}
+	}
+	return 0, false
 }
 
 // calledBy reports whether args[0] names the tool (a symlink or a copy of
