@@ -56,13 +56,10 @@ func run(ctx context.Context, args []string, s IO) int {
 	// with terminal escapes must not rewrite the screen (the progress line
 	// writes its own escapes through vocab.RawWriter).
 	s.Err = vocab.NewPrintableWriter(s.Err)
-	if dropin.StreamsCalled(args) {
-		// Called as kafka-streams-groups(.sh): that tool's command line.
-		return dropin.RunStreams(ctx, args, s)
-	}
-	if dropin.ShareCalled(args) {
-		// Called as kafka-share-groups(.sh): that tool's command line.
-		return dropin.RunShare(ctx, args, s)
+	if code, ok := dropin.RunNamed(ctx, args, s); ok {
+		// Called as kafka-share-groups(.sh) or kafka-streams-groups(.sh):
+		// that tool's command line.
+		return code
 	}
 	cliApp := newApp(s)
 	if native, ok := hoistLeadingFlags(cliApp, args); ok && !javaCommandLine(args) {

@@ -11,10 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/kcg-dev/kcg/app"
+	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -234,7 +234,6 @@ func checkDescribeArgs(a *javaArgs, scope bool, scopes string) error {
 // order of the Java source's declaration. It writes the dry-run warning
 // to stderr as Java does, in the middle of the checks.
 func checkJavaArgs(a *javaArgs, stderr io.Writer) error {
-	opt := func(n string) string { return "[" + n + "]" }
 	if !a.Has("validate-regex") && !a.Has("bootstrap-server") {
 		return usageExitf(`Missing required argument "[bootstrap-server]"`)
 	}
@@ -256,44 +255,91 @@ func checkJavaArgs(a *javaArgs, stderr io.Writer) error {
 		return usageExitf("Option [delete-offsets] takes the following options: [group], [topic]")
 	}
 	if a.Has("reset-offsets") {
-		if a.Has("dry-run") && a.Has("execute") {
-			return usageExitf("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
+		if err := checkResetArgs(a, scope, stderr); err != nil {
+			return err
 		}
-		if !a.Has("dry-run") && !a.Has("execute") {
-			fmt.Fprintln(stderr, javaDryRunWarning)
+	}
+	if err := checkConflicts(a, [][2]string{{"group", "all-groups"}, {"group", "list"}, {"topic", "list"}, {"topic", "describe"}}); err != nil {
+		return err
+	}
+	return oneAction(a, javaActionsMessage, "list", "describe", "delete", "reset-offsets", "delete-offsets", "validate-regex")
+}
+
+// checkResetArgs is the --reset-offsets part of checkJavaArgs.
+func checkResetArgs(a *javaArgs, scope bool, stderr io.Writer) error {
+	if a.Has("dry-run") && a.Has("execute") {
+		return usageExitf("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
+	}
+	if !a.Has("dry-run") && !a.Has("execute") {
+		fmt.Fprintln(stderr, javaDryRunWarning)
+	}
+	if !scope {
+		return usageExitf("Option [reset-offsets] takes one of these options: [group], [all-groups]")
+	}
+	return checkExclusive(a, javaScenarios)
+}
+
+// checkConflicts is checkArgs' checkInvalidArgs over pairs of options
+// that cannot be used together: the first pair given, in Java's words.
+func checkConflicts(a *javaArgs, pairs [][2]string) error {
+	for _, c := range pairs {
+		if a.Has(c[0]) && a.Has(c[1]) {
+			return usageExitf(`Option "[%s]" can't be used with option "[%s]"`, c[0], c[1])
 		}
-		if !scope {
-			return usageExitf("Option [reset-offsets] takes one of these options: [group], [all-groups]")
+	}
+	return nil
+}
+
+// checkExclusive is CommandLineUtils.checkInvalidArgs over a set of
+// mutually exclusive options: the first given one against the others.
+func checkExclusive(a *javaArgs, set []string) error {
+	for _, s := range set {
+		if !a.Has(s) {
+			continue
 		}
-		for _, s := range javaScenarios {
-			if !a.Has(s) {
-				continue
+		for _, other := range set {
+			if other != s && a.Has(other) {
+				return usageExitf(`Option "[%s]" can't be used with option "[%s]"`, s, other)
 			}
-			for _, other := range javaScenarios {
-				if other != s && a.Has(other) {
-					return usageExitf(`Option "%s" can't be used with option "%s"`, opt(s), opt(other))
-				}
-			}
 		}
 	}
-	conflicts := []struct{ used, with string }{
-		{"group", "all-groups"}, {"group", "list"}, {"topic", "list"}, {"topic", "describe"},
-	}
-	for _, c := range conflicts {
-		if a.Has(c.used) && a.Has(c.with) {
-			return usageExitf(`Option "%s" can't be used with option "%s"`, opt(c.used), opt(c.with))
-		}
-	}
+	return nil
+}
+
+// oneAction is the action count of the Java tools' main: msg unless
+// exactly one of actions was given.
+func oneAction(a *javaArgs, msg string, actions ...string) error {
 	n := 0
-	for _, act := range []string{"list", "describe", "delete", "reset-offsets", "delete-offsets", "validate-regex"} {
+	for _, act := range actions {
 		if a.Has(act) {
 			n++
 		}
 	}
 	if n != 1 {
-		return usageExitf("%s", javaActionsMessage)
+		return usageExitf("%s", msg)
 	}
 	return nil
+}
+
+// consumerTool is kafka-consumer-groups (ConsumerGroupCommand): consumer
+// groups, and the texts and layouts the other two tools reword.
+var consumerTool = javaTool{
+	name:    "kafka-consumer-groups",
+	family:  groupops.FamilyConsumer,
+	options: javaOptions, availableIf: availableIf,
+	usage: javaUsage, intro: javaIntro, helpIntro: javaIntro,
+	check: checkJavaArgs,
+	actions: []javaAction{
+		{"validate-regex", (*dropIn).validateRegex},
+		{"list", (*dropIn).list},
+		{"describe", (*dropIn).describe},
+		{"delete", (*dropIn).deleteGroups},
+		{"delete-offsets", (*dropIn).deleteOffsets},
+		{"reset-offsets", (*dropIn).resetOffsets},
+	},
+	deleteError: javaDeleteError,
+	activeNote:  javaActiveNote,
+	resetTable:  withRefused(javaResetTable),
 }
 
 // javaScenarios are the reset scenarios in the order checkArgs checks them.
@@ -309,8 +355,7 @@ func printJavaUsage(w io.Writer, msg string) {
 // Called reports whether kcg was called with the Java tool's command line:
 // as kafka-consumer-groups(.sh), or with an option first.
 func Called(args []string) bool {
-	base := filepath.Base(args[0])
-	if base == "kafka-consumer-groups" || base == "kafka-consumer-groups.sh" {
+	if consumerTool.calledBy(args) {
 		return true
 	}
 	if len(args) < 2 {
@@ -331,49 +376,7 @@ func Called(args []string) bool {
 // Run runs the Java kafka-consumer-groups command line args (args[0] is
 // the program name) and returns kcg's exit code.
 func Run(ctx context.Context, args []string, s app.IO) int {
-	// The Java tool prints names raw; kcg shows a name's control
-	// characters escaped on both streams (docs/migration.md), except in
-	// the --export CSV.
-	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
-	rest := args[1:]
-	if len(rest) == 0 {
-		printJavaUsage(s.Err, javaIntro)
-		return app.ExitUsage
-	}
-	a, err := parseJavaArgs(rest)
-	if err != nil {
-		fmt.Fprintln(s.Err, err)
-		return app.ExitUsage
-	}
-	if a.Has("help") {
-		printJavaUsage(s.Err, javaIntro)
-		return app.ExitOK
-	}
-	if a.Has("version") {
-		fmt.Fprintln(s.Out, app.Version())
-		return app.ExitOK
-	}
-	if err := checkJavaArgs(a, s.Err); err != nil {
-		printJavaUsage(s.Err, err.Error())
-		return app.ExitUsage
-	}
-	d := &dropIn{ctx: ctx, a: a, s: s}
-	var runErr error
-	switch {
-	case a.Has("validate-regex"):
-		runErr = d.validateRegex()
-	case a.Has("list"):
-		runErr = d.list()
-	case a.Has("describe"):
-		runErr = d.describe()
-	case a.Has("delete"):
-		runErr = d.deleteGroups()
-	case a.Has("delete-offsets"):
-		runErr = d.deleteOffsets()
-	case a.Has("reset-offsets"):
-		runErr = d.resetOffsets()
-	}
-	return d.finish(runErr)
+	return runner{tool: &consumerTool, dial: app.Dial}.run(ctx, args, s)
 }
 
 // javaFailure is an error Java reports through its generic path

@@ -335,7 +335,7 @@ func javaTypeName(t *string) string {
 }
 
 // memberOrder is, per group, each member's place in the broker's
-// describe answer (kafkaadmin.Member.Position), for the Java row order of
+// describe answer (its Position in the snapshot), for the Java row order of
 // the offsets view; nil: member id order.
 type memberOrder map[string]map[string]int
 

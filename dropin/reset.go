@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -30,114 +31,41 @@ import (
 // groups were written by --execute); 64 for Java's usage errors; 1 for
 // runtime failures.
 func (d *dropIn) resetOffsets() error {
-	export := d.a.Has("export")
-	notes := d.s.Out
-	if export {
-		notes = d.s.Err
-	}
 	cl, ctx, done, groups, err := d.connectGroups()
 	if err != nil {
 		return err
 	}
 	defer done()
-	// kafka-consumer-groups resets consumer groups only (share groups:
-	// kafka-share-groups mode, whose groups shareGroups checked).
-	if !d.share {
-		if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
-			return err
-		}
+	// kafka-consumer-groups resets consumer groups only, and
+	// kafka-streams-groups streams groups (share groups: d.groups).
+	if err := groupops.RefuseOtherTypesFor(ctx, cl, d.tool.family, groups); err != nil {
+		return err
 	}
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, nil)
 	if err != nil {
 		return err
 	}
-	var inactive []resetplan.GroupSnapshot
-	active := map[string]resetplan.GroupSnapshot{}
-	for _, g := range snaps {
-		if g.Inactive() {
-			inactive = append(inactive, g)
-		} else {
-			active[g.Group] = g
-		}
-	}
+	active, inactive := splitActive(snaps)
 	var plan *resetplan.Plan
 	var warnings []resetplan.Warning
 	if len(inactive) > 0 {
-		if plan, warnings, err = d.buildPlan(ctx, cl, info, inactive); err != nil {
+		req, err := d.planRequest()
+		if err != nil {
 			return err
 		}
-	}
-
-	names := vocab.Dedupe(groups)
-	slices.Sort(names)
-	for _, g := range names {
-		if _, ok := active[g]; ok && d.share {
-			// kafka-share-groups says it on stderr.
-			fmt.Fprintf(d.s.Err, "Share group '%s' is not empty.\n", g)
-			continue
-		}
-		if a, ok := active[g]; ok {
-			fmt.Fprintf(notes, "\nError: Assignments can only be reset if the group '%s' is inactive, but the current state is %s.\n", g, a.State)
-			continue
-		}
-		for _, w := range warnings {
-			if w.Group == g {
-				d.printWarning(notes, w)
-			}
+		plan, warnings, err = groupops.BuildPlan(ctx, cl, info, inactive, req)
+		if err != nil {
+			return javaPlanError(err)
 		}
 	}
-
+	d.printResetNotes(groups, active, warnings)
 	wrote := false
 	if d.a.Has("execute") && plan != nil {
 		if wrote, err = d.execute(ctx, cl, plan); err != nil {
 			return err
 		}
 	}
-
-	var tableGroups []javaResetGroup
-	for g := range active {
-		// kafka-share-groups leaves a refused group out of its table.
-		if !d.share {
-			tableGroups = append(tableGroups, javaResetGroup{Group: g})
-		}
-	}
-	if plan != nil {
-		for _, g := range plan.Groups {
-			jg := javaResetGroup{Group: g.Group}
-			for _, p := range g.Partitions {
-				if t, ok := p.TargetOffset(); ok {
-					jg.Partitions = append(jg.Partitions, javaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
-				}
-			}
-			// kafka-share-groups prints no header for a group without
-			// share-partitions (one that does not exist).
-			if !d.share || len(jg.Partitions) > 0 {
-				tableGroups = append(tableGroups, jg)
-			}
-		}
-	}
-	if export {
-		data := []byte("\n")
-		if plan != nil {
-			layout := resetplan.CSVWithGroup
-			if len(d.a.Values("group")) == 1 {
-				layout = resetplan.CSVNoGroup
-			}
-			if data, err = resetplan.ExportCSV(plan, layout); err != nil {
-				return err
-			}
-		}
-		// The CSV is data for --from-file: exact names, not Printable's.
-		if _, err := vocab.RawWriter(d.s.Out).Write(data); err != nil {
-			return err
-		}
-	} else if d.share && len(active) > 0 {
-		// kafka-share-groups stops at the refused group: no table.
-	} else if d.streams {
-		if err := javaStreamsResetTable(d.s.Out, tableGroups); err != nil {
-			return err
-		}
-	} else if err := javaResetTable(d.s.Out, tableGroups); err != nil {
+	if err := d.printReset(active, plan); err != nil {
 		return err
 	}
 	if len(active) > 0 {
@@ -147,6 +75,93 @@ func (d *dropIn) resetOffsets() error {
 		return app.Silent(app.ExitRefused)
 	}
 	return nil
+}
+
+// splitActive splits snaps into the groups with members (by group id),
+// which Java refuses to reset, and the others.
+func splitActive(snaps []resetplan.GroupSnapshot) (active map[string]resetplan.GroupSnapshot, inactive []resetplan.GroupSnapshot) {
+	active = map[string]resetplan.GroupSnapshot{}
+	for _, g := range snaps {
+		if g.Inactive() {
+			inactive = append(inactive, g)
+		} else {
+			active[g.Group] = g
+		}
+	}
+	return active, inactive
+}
+
+// notes is where the Java tool's messages go: stdout, or stderr with
+// --export so the CSV stays clean.
+func (d *dropIn) notes() io.Writer {
+	if d.a.Has("export") {
+		return d.s.Err
+	}
+	return d.s.Out
+}
+
+// printResetNotes prints, per group in id order, the tool's note for an
+// active group or the plan's warnings for the group.
+func (d *dropIn) printResetNotes(groups []string, active map[string]resetplan.GroupSnapshot, warnings []resetplan.Warning) {
+	notes := d.notes()
+	names := vocab.Dedupe(groups)
+	slices.Sort(names)
+	for _, g := range names {
+		if a, ok := active[g]; ok {
+			d.tool.activeNote(d.s, notes, a)
+			continue
+		}
+		for _, w := range warnings {
+			if w.Group == g {
+				d.printWarning(notes, w)
+			}
+		}
+	}
+}
+
+// printReset prints the reset: with --export the plan's CSV, otherwise
+// the tool's table of the groups refused as active and the plan's
+// targets.
+func (d *dropIn) printReset(active map[string]resetplan.GroupSnapshot, plan *resetplan.Plan) error {
+	if d.a.Has("export") {
+		return d.exportCSV(plan)
+	}
+	var refused []javaResetGroup
+	for _, g := range slices.Sorted(maps.Keys(active)) {
+		refused = append(refused, javaResetGroup{Group: g})
+	}
+	var planned []javaResetGroup
+	if plan != nil {
+		for _, g := range plan.Groups {
+			jg := javaResetGroup{Group: g.Group}
+			for _, p := range g.Partitions {
+				if t, ok := p.TargetOffset(); ok {
+					jg.Partitions = append(jg.Partitions, javaResetPartition{Topic: p.Topic, Partition: p.Partition, NewOffset: t})
+				}
+			}
+			planned = append(planned, jg)
+		}
+	}
+	return d.tool.resetTable(d.s.Out, refused, planned)
+}
+
+// exportCSV is --export: the plan as the Java tool's CSV (a newline when
+// no group was planned).
+func (d *dropIn) exportCSV(plan *resetplan.Plan) error {
+	data := []byte("\n")
+	if plan != nil {
+		layout := resetplan.CSVWithGroup
+		if len(d.a.Values("group")) == 1 {
+			layout = resetplan.CSVNoGroup
+		}
+		var err error
+		if data, err = resetplan.ExportCSV(plan, layout); err != nil {
+			return err
+		}
+	}
+	// The CSV is data for --from-file: exact names, not Printable's.
+	_, err := vocab.RawWriter(d.s.Out).Write(data)
+	return err
 }
 
 // printWarning prints a Build warning where the Java tool prints it:
@@ -166,19 +181,22 @@ func (d *dropIn) printWarning(notes io.Writer, w resetplan.Warning) {
 	}
 }
 
-// buildPlan resolves the reset for the inactive groups, mapping errors to
-// the Java tool's messages.
-func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafkaadmin.ClusterInfo, groups []resetplan.GroupSnapshot) (*resetplan.Plan, []resetplan.Warning, error) {
-	javaArg := func(err error) string {
-		var ae *resetplan.ArgError
-		if errors.As(err, &ae) {
-			return ae.JavaMessage()
-		}
-		return err.Error()
+// javaArgMessage is err in the Java tool's words when it is an argument
+// error.
+func javaArgMessage(err error) string {
+	var ae *resetplan.ArgError
+	if errors.As(err, &ae) {
+		return ae.JavaMessage()
 	}
+	return err.Error()
+}
+
+// planRequest is the reset the command line asks for (its scope and
+// strategy), its errors in the Java tool's words.
+func (d *dropIn) planRequest() (groupops.PlanRequest, error) {
 	scope, err := resetplan.ParseScope(d.a.Has("all-topics"), d.a.Values("topic"))
 	if err != nil {
-		return nil, nil, &usageExit{javaArg(err)}
+		return groupops.PlanRequest{}, &usageExit{javaArgMessage(err)}
 	}
 	name := ""
 	for _, s := range javaScenarios {
@@ -187,13 +205,13 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 		}
 	}
 	if name == "" {
-		return nil, nil, &usageExit{resetplan.ScenarioMissingMessage}
+		return groupops.PlanRequest{}, &usageExit{resetplan.ScenarioMissingMessage}
 	}
 	value := ""
 	switch name {
 	case "shift-by", "by-duration":
 		if value, err = d.a.One(name); err != nil {
-			return nil, nil, &javaFailure{err.Error(), app.ExitUsage}
+			return groupops.PlanRequest{}, &javaFailure{err.Error(), app.ExitUsage}
 		}
 	case "to-offset", "to-datetime", "from-file":
 		value = d.a.First(name)
@@ -203,35 +221,44 @@ func (d *dropIn) buildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafk
 		single = gs[0]
 	}
 	spec, err := groupops.ResolveStrategy(name, value, single)
+	if err != nil {
+		return groupops.PlanRequest{}, javaStrategyError(err, name, value)
+	}
+	return groupops.PlanRequest{Scope: scope, Strategy: spec, CreatedBy: app.CreatedBy()}, nil
+}
+
+// javaStrategyError is a failure of groupops.ResolveStrategy for
+// scenario name with value, as the Java tool reports it.
+func javaStrategyError(err error, name, value string) error {
 	var fe *groupops.FromFileError
 	switch {
 	case errors.As(err, &fe) && fe.Read:
-		return nil, nil, &javaFailure{fmt.Sprintf("java.io.IOException: Unable to read file %s", value), app.ExitBadInput}
+		return &javaFailure{fmt.Sprintf("java.io.IOException: Unable to read file %s", value), app.ExitBadInput}
 	case errors.As(err, &fe):
-		return nil, nil, &javaFailure{vocab.OneLine(fe.Err.Error()), app.ExitBadInput}
-	case err != nil:
-		text := javaArg(err)
-		if name == "to-datetime" {
-			text = "java.text.ParseException: " + text
-		}
-		return nil, nil, &javaFailure{text, app.ExitUsage}
+		return &javaFailure{vocab.OneLine(fe.Err.Error()), app.ExitBadInput}
 	}
-	plan, warnings, err := groupops.BuildPlan(ctx, cl, info, groups, groupops.PlanRequest{Scope: scope, Strategy: spec, CreatedBy: app.CreatedBy()})
-	if err == nil {
-		return plan, warnings, nil
+	text := javaArgMessage(err)
+	if name == "to-datetime" {
+		text = "java.text.ParseException: " + text
 	}
+	return &javaFailure{text, app.ExitUsage}
+}
+
+// javaPlanError is a failure of groupops.BuildPlan as the Java tool
+// reports it.
+func javaPlanError(err error) error {
 	var nf *resetplan.NotFoundError
 	var nc *resetplan.NoCommitError
 	var ae *resetplan.ArgError
 	switch {
 	case errors.As(err, &nf) && len(nf.Topics) > 0:
-		return nil, nil, &javaFailure{"This server does not host this topic-partition.", app.ExitUsage}
+		return &javaFailure{"This server does not host this topic-partition.", app.ExitUsage}
 	case errors.As(err, &nf):
-		return nil, nil, &javaFailure{nf.Error(), app.ExitUsage}
+		return &javaFailure{nf.Error(), app.ExitUsage}
 	case errors.As(err, &nc), errors.As(err, &ae):
-		return nil, nil, &usageExit{javaArg(err)}
+		return &usageExit{javaArgMessage(err)}
 	}
-	return nil, nil, err
+	return err
 }
 
 // settleFor is how long --execute watches the offsets it wrote (a

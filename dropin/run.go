@@ -18,15 +18,15 @@ import (
 	"github.com/kcg-dev/kcg/vocab"
 )
 
-// dropIn is one run of a Java command line.
+// dropIn is one run of a Java tool's command line.
 type dropIn struct {
 	ctx context.Context
 	a   *javaArgs
 	s   app.IO
-	// streams: the command line is kafka-streams-groups' (streams.go).
-	streams bool
-	// share: the command line is kafka-share-groups' (share.go).
-	share bool
+	// tool is the Java tool whose command line this is.
+	tool *javaTool
+	// dial connects (app.Dial; a fake in tests).
+	dial dialFunc
 }
 
 // connect dials the cluster with --bootstrap-server, --command-config and
@@ -55,7 +55,7 @@ func (d *dropIn) connect() (*kafkaadmin.Client, context.Context, func(), error) 
 		}
 		o.Timeout = time.Duration(ms) * time.Millisecond
 	}
-	cl, ctx, done, err := app.Dial(d.ctx, o)
+	cl, ctx, done, err := d.dial(d.ctx, o)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -76,23 +76,24 @@ func (d *dropIn) connectGroups() (cl *kafkaadmin.Client, ctx context.Context, do
 }
 
 // groups returns the --group values in command-line order without
-// duplicates, or with --all-groups every consumer group (sorted).
+// duplicates, or with --all-groups every group of the tool's family
+// (sorted; Java's --all-groups lists its own family only too, silently).
+// A named group the cluster lists as another family's is refused (exit
+// 3, nothing read or written): kafka-consumer-groups' command line never
+// resets a Kafka Streams application by its application id, and
+// kafka-share-groups' and kafka-streams-groups' never reset or delete a
+// group of another tool.
 func (d *dropIn) groups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	if d.streams {
-		return d.streamsGroups(ctx, cl)
-	}
-	if d.share {
-		return d.shareGroups(ctx, cl)
-	}
 	if d.a.Has("all-groups") {
-		// Java's --all-groups lists consumer groups only too, silently.
-		ids, _, err := groupops.AllGroupIDs(ctx, cl)
-		return ids, err
+		return groupops.FamilyGroupIDs(ctx, cl, d.tool.family)
 	}
 	ids := vocab.Dedupe(d.a.Values("group"))
-	// A streams group is kafka-streams-groups' (streams.go), not this
-	// command line's.
-	return ids, groupops.RefuseStreamsGroups(ctx, cl, ids)
+	err := groupops.RefuseForeignGroups(ctx, cl, d.tool.family, ids)
+	var fe *groupops.ForeignGroupError
+	if errors.As(err, &fe) {
+		return nil, &javaFailure{fe.Error(), app.ExitRefused}
+	}
+	return ids, err
 }
 
 // validateRegex is --validate-regex: RE2 syntax (Go's regexp is RE2, as
@@ -116,13 +117,13 @@ func (d *dropIn) validateRegex() error {
 // list is --list [--state [S,...]] [--type [T,...]]: rows sorted by group
 // id (Java: broker order).
 func (d *dropIn) list() error {
-	var opts kafkaadmin.ListGroupsOptions
+	var states, types []string
 	for _, v := range d.a.Values("state") {
 		s, err := groupops.ParseStates(v)
 		if err != nil {
 			return &usageExit{err.Error()}
 		}
-		opts.States = append(opts.States, s...)
+		states = append(states, s...)
 	}
 	for _, v := range d.a.Values("type") {
 		t, err := groupops.ParseTypes(v)
@@ -130,14 +131,14 @@ func (d *dropIn) list() error {
 			// The Java tool names its GroupType values, capitalised.
 			return &usageExit{fmt.Sprintf("Invalid types list '%s'. Valid types are: Consumer, Classic", v)}
 		}
-		opts.Types = append(opts.Types, t...)
+		types = append(types, t...)
 	}
 	cl, ctx, done, err := d.connect()
 	if err != nil {
 		return err
 	}
 	defer done()
-	gs, err := groupops.ListConsumerGroups(ctx, cl, opts)
+	gs, err := groupops.ListFamily(ctx, cl, groupops.FamilyConsumer, states, types)
 	if err != nil {
 		return err
 	}
@@ -221,11 +222,15 @@ func memberOrderOf(snap *groupops.Snapshot) memberOrder {
 // javaErrorText is what the Java tool prints for a failed group or
 // partition of --delete and --delete-offsets (the exception's toString()).
 func javaErrorText(err error) string {
-	if t, ok := vocab.JavaException(kafkaadmin.CodeOf(err)); ok {
+	if t, ok := vocab.JavaException(groupops.CodeOf(err)); ok {
 		return t
 	}
 	return vocab.OneLine(err.Error())
 }
+
+// javaDeleteError is kafka-consumer-groups' text for a group --delete
+// did not delete: the exception, whatever the group.
+func javaDeleteError(_ string, err error) string { return javaErrorText(err) }
 
 // deleteGroups is --delete: groups listed sorted (Java: HashMap order);
 // exit 1 when any group was not deleted (Java: 0).
@@ -249,10 +254,7 @@ func (d *dropIn) deleteGroups() error {
 	for _, o := range outcomes {
 		r := deleteOutcome{Group: o.Group}
 		if o.Err != nil {
-			r.Error = output.Ptr(javaErrorText(o.Err))
-			if d.share {
-				r.Error = output.Ptr(shareDeleteErrorText(o.Group, o.Err))
-			}
+			r.Error = output.Ptr(d.tool.deleteError(o.Group, o.Err))
 			failed = true
 		}
 		res = append(res, r)
@@ -273,12 +275,8 @@ func (d *dropIn) deleteGroups() error {
 // committed offset is deleted (a group that does not exist: Java's own
 // error on stdout). Nothing is deleted when it fails.
 func (d *dropIn) writeUndo(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ resetplan.StrategyType, specs []resetplan.TopicSpec) (planfile.Undo, error) {
-	// kafka-consumer-groups deletes consumer groups only
-	// (kafka-share-groups' groups were checked by shareGroups).
-	if !d.share {
-		if err := groupops.RefuseOtherTypes(ctx, cl, groups); err != nil {
-			return planfile.Undo{}, err
-		}
+	if err := groupops.RefuseOtherTypesFor(ctx, cl, d.tool.family, groups); err != nil {
+		return planfile.Undo{}, err
 	}
 	plan, _, err := groupops.PlanDelete(ctx, cl, groups, typ, specs, app.CreatedBy())
 	if err != nil {
@@ -333,7 +331,7 @@ func (d *dropIn) deleteOffsets() error {
 	out := deleteOffsetsOutcome{Group: group}
 	failed := r.GroupErr != nil
 	if r.GroupErr != nil {
-		out.ErrorCode = int16(kafkaadmin.CodeOf(r.GroupErr))
+		out.ErrorCode = int16(groupops.CodeOf(r.GroupErr))
 		out.ErrorName = vocab.OneLine(r.GroupErr.Error())
 	}
 	for _, p := range r.Partitions {
@@ -344,7 +342,7 @@ func (d *dropIn) deleteOffsets() error {
 			// Java's first line reports the first failed partition that
 			// was sent (a topic that does not exist never was).
 			if out.ErrorCode == 0 && p.Partition != nil {
-				out.ErrorCode = int16(kafkaadmin.CodeOf(p.Err))
+				out.ErrorCode = int16(groupops.CodeOf(p.Err))
 				out.ErrorName = vocab.OneLine(p.Err.Error())
 			}
 		}

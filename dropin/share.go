@@ -2,18 +2,15 @@ package dropin
 
 import (
 	"cmp"
-	"context"
 	_ "embed"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
@@ -29,9 +26,52 @@ import (
 // ShareCalled reports whether kcg was called by the name of Apache
 // Kafka's share group tool, kafka-share-groups(.sh) (a symlink or a copy
 // of the binary): then the command line is that tool's.
-func ShareCalled(args []string) bool {
-	base := filepath.Base(args[0])
-	return base == "kafka-share-groups" || base == "kafka-share-groups.sh"
+func ShareCalled(args []string) bool { return shareTool.calledBy(args) }
+
+// shareTool is kafka-share-groups (ShareGroupCommand): --list [--state],
+// --describe [--offsets|--members|--state] [--verbose] of share groups
+// with the Java tool's layouts, and --reset-offsets, --delete,
+// --delete-offsets through the same code as kafka-consumer-groups' (kcg's
+// plan, apply and delete-plan safety), with "share group" in the Java
+// messages. On a broker without share groups (before Kafka 4.1) every
+// action says so in one line on stderr and exits 1.
+var shareTool = javaTool{
+	name:          "kafka-share-groups",
+	family:        groupops.FamilyShare,
+	requireFamily: true,
+	options:       shareOptions, availableIf: shareAvailableIf,
+	usage: shareUsage, intro: shareIntro, helpIntro: shareHelpIntro,
+	words: strings.NewReplacer("consumer groups", "share groups", "consumer group", "share group", "Consumer group", "Share group"),
+	check: func(a *javaArgs, _ io.Writer) error { return checkShareArgs(a) },
+	actions: []javaAction{
+		{"list", (*dropIn).shareList},
+		{"describe", (*dropIn).shareDescribe},
+		{"delete", (*dropIn).deleteGroups},
+		{"delete-offsets", (*dropIn).shareDeleteOffsets},
+		{"reset-offsets", (*dropIn).resetOffsets},
+	},
+	deleteError: shareDeleteErrorText,
+	activeNote: func(s app.IO, _ io.Writer, g resetplan.GroupSnapshot) {
+		// kafka-share-groups says it on stderr.
+		fmt.Fprintf(s.Err, "Share group '%s' is not empty.\n", g.Group)
+	},
+	resetTable: shareResetTable,
+}
+
+// shareResetTable is kafka-share-groups' --reset-offsets table: none
+// when a group was refused as active (the tool stops there), and no
+// header for a group without share-partitions (one that does not exist).
+func shareResetTable(w io.Writer, active, planned []javaResetGroup) error {
+	if len(active) > 0 {
+		return nil
+	}
+	var groups []javaResetGroup
+	for _, g := range planned {
+		if len(g.Partitions) > 0 {
+			groups = append(groups, g)
+		}
+	}
+	return javaResetTable(w, groups)
 }
 
 // shareUsage is the option table of Apache Kafka 4.4.0's
@@ -71,17 +111,11 @@ var shareScenarios = []string{"to-offset", "to-datetime", "to-earliest", "to-lat
 
 const shareActionsMessage = "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, --delete-offsets."
 
-func printShareUsage(w io.Writer, msg string) {
-	fmt.Fprintln(w, msg)
-	io.WriteString(w, shareUsage)
-}
-
 // checkShareArgs is ShareGroupCommandOptions.checkArgs followed by the
 // action count of ShareGroupCommand.main, in their order, with their
 // messages (Java's sets of options listed sorted, as Java sorts them;
 // where it iterates a set, the order of the Java declaration).
 func checkShareArgs(a *javaArgs) error {
-	opt := func(n string) string { return "[" + n + "]" }
 	if !a.Has("bootstrap-server") {
 		return usageExitf(`Missing required argument "[bootstrap-server]"`)
 	}
@@ -92,157 +126,56 @@ func checkShareArgs(a *javaArgs) error {
 		}
 	}
 	if a.Has("delete") {
-		switch {
-		case !scope:
-			return usageExitf("Option [delete] takes the options [group] or [all-groups].")
-		case a.Has("group") && a.Has("all-groups"):
-			return usageExitf("Option [delete] takes either [group] or [all-groups], not both.")
-		case a.Has("topic") || a.Has("all-topics"):
-			return usageExitf("Option [delete] does not take the options [topic] or [all-topics].")
+		if err := checkShareDeleteArgs(a, scope); err != nil {
+			return err
 		}
 	}
 	if a.Has("delete-offsets") && (!a.Has("group") || !a.Has("topic")) {
 		return usageExitf("Option [delete-offsets] takes the following options: [group], [topic]")
 	}
 	if a.Has("reset-offsets") {
-		switch {
-		case a.Has("dry-run") && a.Has("execute"):
-			return usageExitf("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
-		case !a.Has("dry-run") && !a.Has("execute"):
-			return usageExitf("Option [reset-offsets] takes the option: [execute] or [dry-run]")
-		case !a.Has("group"):
-			return usageExitf("Option [reset-offsets] takes the option: [group]")
-		case !a.Has("topic") && !a.Has("all-topics") && !a.Has("from-file"):
-			return usageExitf("Option [reset-offsets] takes one of these options: [all-topics], [from-file], [topic]")
-		}
-		scopes := []string{"topic", "all-topics", "from-file"}
-		if err := shareInvalid(a, scopes); err != nil {
-			return err
-		}
-		n := 0
-		for _, s := range shareScenarios {
-			if a.Has(s) {
-				n++
-			}
-		}
-		if n == 0 {
-			return usageExitf("Option [reset-offsets] takes one of these options: [from-file], [to-current], [to-datetime], [to-earliest], [to-latest], [to-offset]")
-		}
-		if err := shareInvalid(a, shareScenarios); err != nil {
+		if err := checkShareResetArgs(a); err != nil {
 			return err
 		}
 	}
-	conflicts := []struct{ used, with string }{
-		{"group", "all-groups"}, {"group", "list"},
-		{"topic", "list"}, {"topic", "describe"}, {"topic", "delete"},
+	if err := checkConflicts(a, [][2]string{{"group", "all-groups"}, {"group", "list"}, {"topic", "list"}, {"topic", "describe"}, {"topic", "delete"}}); err != nil {
+		return err
 	}
-	for _, c := range conflicts {
-		if a.Has(c.used) && a.Has(c.with) {
-			return usageExitf(`Option "%s" can't be used with option "%s"`, opt(c.used), opt(c.with))
-		}
-	}
-	n := 0
-	for _, act := range []string{"list", "describe", "delete", "reset-offsets", "delete-offsets"} {
-		if a.Has(act) {
-			n++
-		}
-	}
-	if n != 1 {
-		return usageExitf("%s", shareActionsMessage)
-	}
-	return nil
+	return oneAction(a, shareActionsMessage, "list", "describe", "delete", "reset-offsets", "delete-offsets")
 }
 
-// shareInvalid is CommandLineUtils.checkInvalidArgs over a set of
-// mutually exclusive options: the first given one against the others.
-func shareInvalid(a *javaArgs, set []string) error {
-	for _, s := range set {
-		if !a.Has(s) {
-			continue
-		}
-		for _, other := range set {
-			if other != s && a.Has(other) {
-				return usageExitf(`Option "[%s]" can't be used with option "[%s]"`, s, other)
-			}
-		}
-	}
-	return nil
-}
-
-// RunShare runs a kafka-share-groups command line (args[0] is the
-// program name) and returns kcg's exit code: --list [--state], --describe
-// [--offsets|--members|--state] [--verbose] with the Java tool's layouts,
-// and --reset-offsets, --delete, --delete-offsets through the same code
-// as kafka-consumer-groups' (kcg's plan, apply and delete-plan safety),
-// with "share group" in the Java messages. On a broker without share
-// groups (before Kafka 4.1) every action says so in one line on stderr
-// and exits 1.
-func RunShare(ctx context.Context, args []string, s app.IO) int {
-	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
-	s.Out, s.Err = &rewording{w: s.Out, r: shareWords}, &rewording{w: s.Err, r: shareWords}
-	rest := args[1:]
-	if len(rest) == 0 {
-		printShareUsage(s.Err, shareIntro)
-		return app.ExitUsage
-	}
-	a, err := parseJavaArgsOf(rest, shareOptions, shareAvailableIf)
-	if err != nil {
-		fmt.Fprintln(s.Err, err)
-		return app.ExitUsage
-	}
-	if a.Has("help") {
-		printShareUsage(s.Err, shareHelpIntro)
-		return app.ExitOK
-	}
-	if a.Has("version") {
-		fmt.Fprintln(s.Out, app.Version())
-		return app.ExitOK
-	}
-	if err := checkShareArgs(a); err != nil {
-		printShareUsage(s.Err, err.Error())
-		return app.ExitUsage
-	}
-	d := &dropIn{ctx: ctx, a: a, s: s, share: true}
-	if err := d.checkShare(); err != nil {
-		return d.finish(err)
-	}
-	var runErr error
+// checkShareDeleteArgs is the --delete part of checkShareArgs.
+func checkShareDeleteArgs(a *javaArgs, scope bool) error {
 	switch {
-	case a.Has("list"):
-		runErr = d.shareList()
-	case a.Has("describe"):
-		runErr = d.shareDescribe()
-	case a.Has("delete"):
-		runErr = d.deleteGroups()
-	case a.Has("delete-offsets"):
-		runErr = d.shareDeleteOffsets()
-	case a.Has("reset-offsets"):
-		runErr = d.resetOffsets()
-	}
-	return d.finish(runErr)
-}
-
-// shareWords are the consumer-group tool's texts as the share-group
-// tool words them.
-var shareWords = strings.NewReplacer("consumer groups", "share groups", "consumer group", "share group", "Consumer group", "Share group")
-
-// checkShare says, in one line on stderr, that the cluster has no share
-// groups and fails with exit 1, before anything is read or written.
-func (d *dropIn) checkShare() error {
-	cl, ctx, done, err := d.connect()
-	if err != nil {
-		return err
-	}
-	defer done()
-	ok, err := cl.HasShareGroups(ctx)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		fmt.Fprintln(d.s.Err, "kcg: "+(&kafkaadmin.NoShareGroupsError{API: "ShareGroupDescribe"}).Error())
-		return app.Silent(app.ExitError)
+	case !scope:
+		return usageExitf("Option [delete] takes the options [group] or [all-groups].")
+	case a.Has("group") && a.Has("all-groups"):
+		return usageExitf("Option [delete] takes either [group] or [all-groups], not both.")
+	case a.Has("topic") || a.Has("all-topics"):
+		return usageExitf("Option [delete] does not take the options [topic] or [all-topics].")
 	}
 	return nil
+}
+
+// checkShareResetArgs is the --reset-offsets part of checkShareArgs.
+func checkShareResetArgs(a *javaArgs) error {
+	switch {
+	case a.Has("dry-run") && a.Has("execute"):
+		return usageExitf("Option [reset-offsets] only accepts one of [execute] and [dry-run]")
+	case !a.Has("dry-run") && !a.Has("execute"):
+		return usageExitf("Option [reset-offsets] takes the option: [execute] or [dry-run]")
+	case !a.Has("group"):
+		return usageExitf("Option [reset-offsets] takes the option: [group]")
+	case !a.Has("topic") && !a.Has("all-topics") && !a.Has("from-file"):
+		return usageExitf("Option [reset-offsets] takes one of these options: [all-topics], [from-file], [topic]")
+	}
+	if err := checkExclusive(a, []string{"topic", "all-topics", "from-file"}); err != nil {
+		return err
+	}
+	if !slices.ContainsFunc(shareScenarios, a.Has) {
+		return usageExitf("Option [reset-offsets] takes one of these options: [from-file], [to-current], [to-datetime], [to-earliest], [to-latest], [to-offset]")
+	}
+	return checkExclusive(a, shareScenarios)
 }
 
 // shareList is --list [--state [S,...]]: sorted by group id (Java:
@@ -261,7 +194,7 @@ func (d *dropIn) shareList() error {
 		return err
 	}
 	defer done()
-	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: states, Types: []string{vocab.TypeShare}})
+	gs, err := groupops.ListFamily(ctx, cl, groupops.FamilyShare, states, nil)
 	if err != nil {
 		return err
 	}
@@ -281,40 +214,6 @@ func (d *dropIn) shareList() error {
 		b.WriteString(pad(g.Group, w) + " " + g.State + "\n")
 	}
 	return writeAll(d.s.Out, b.String())
-}
-
-// shareGroups are the groups of a kafka-share-groups command line:
-// --all-groups is every share group; a named group the cluster lists as
-// another type is refused (exit 3, nothing read or written), so this
-// command line never resets or deletes a consumer or streams group.
-func (d *dropIn) shareGroups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	if d.a.Has("all-groups") {
-		gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{Types: []string{vocab.TypeShare}})
-		if err != nil {
-			return nil, err
-		}
-		ids := make([]string, len(gs))
-		for i, g := range gs {
-			ids[i] = g.Group
-		}
-		slices.Sort(ids)
-		return ids, nil
-	}
-	ids := vocab.Dedupe(d.a.Values("group"))
-	listed, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range listed {
-		if slices.Contains(ids, g.Group) && !strings.EqualFold(g.Type, vocab.TypeShare) {
-			tool := groupops.ManagingTool(g.Type)
-			if vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
-				tool = "kcg or kafka-consumer-groups.sh"
-			}
-			return nil, &javaFailure{fmt.Sprintf("Group '%s' is not a share group (it is a %s group: manage it with %s); nothing was written", g.Group, g.Type, tool), app.ExitRefused}
-		}
-	}
-	return ids, nil
 }
 
 // shareDescribe is --describe of share groups: as in Java, a group that
@@ -429,7 +328,7 @@ func shareMembers(b *strings.Builder, stderr io.Writer, g groupops.ShareGroup, v
 	line("GROUP", "CONSUMER-ID", "HOST", "CLIENT-ID", "#PARTITIONS", "MEMBER-EPOCH", "ASSIGNMENT")
 	for _, m := range ms {
 		as := slices.Clone(m.Assignment)
-		slices.SortFunc(as, func(x, y kafkaadmin.TopicPartitions) int { return cmp.Compare(x.Topic, y.Topic) })
+		slices.SortFunc(as, func(x, y groupops.TopicPartitions) int { return cmp.Compare(x.Topic, y.Topic) })
 		var parts []string
 		n := 0
 		for _, a := range as {
@@ -485,7 +384,7 @@ func (d *dropIn) shareDeleteOffsets() error {
 		return err
 	}
 	defer done()
-	if _, err := d.shareGroups(ctx, cl); err != nil {
+	if _, err := d.groups(ctx, cl); err != nil {
 		return err
 	}
 	undo, err := d.writeUndo(ctx, cl, []string{group}, resetplan.StrategyDeleteOffsets, specs)
@@ -539,7 +438,7 @@ func (d *dropIn) shareDeleteOffsets() error {
 // group with members and for one that does not exist (Kafka 4.4), else
 // the exception as for kafka-consumer-groups.
 func shareDeleteErrorText(group string, err error) string {
-	switch vocab.Code(kafkaadmin.CodeOf(err)) {
+	switch groupops.CodeOf(err) {
 	case vocab.CodeNonEmptyGroup:
 		return "org.apache.kafka.common.errors.GroupNotEmptyException: Share group '" + group + "' is not EMPTY."
 	case vocab.CodeGroupIDNotFound:

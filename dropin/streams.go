@@ -1,26 +1,60 @@
 package dropin
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
 // StreamsCalled reports whether kcg was called by the name of Apache
 // Kafka's streams group tool, kafka-streams-groups(.sh) (a symlink or a
 // copy of the binary): then the command line is that tool's.
-func StreamsCalled(args []string) bool {
-	base := filepath.Base(args[0])
-	return base == "kafka-streams-groups" || base == "kafka-streams-groups.sh"
+func StreamsCalled(args []string) bool { return streamsTool.calledBy(args) }
+
+// streamsTool is kafka-streams-groups (StreamsGroupCommand): --list
+// [--state], --describe [--offsets|--members|--state] [--verbose] of
+// streams groups with the Java tool's layout, and --reset-offsets,
+// --delete, --delete-offsets through the same code as
+// kafka-consumer-groups' (kcg's plan, apply and delete-plan safety), with
+// "streams group" in the Java messages: kafka-consumer-groups' option
+// table, texts and layouts, reworded, but for its own --list, --describe
+// and reset table. On a broker without streams groups (before Kafka 4.1)
+// every action says so in one line on stderr and exits 1.
+var streamsTool = javaTool{
+	name:          "kafka-streams-groups",
+	family:        groupops.FamilyStreams,
+	requireFamily: true,
+	translate:     streamsArgs,
+	options:       javaOptions, availableIf: availableIf,
+	usage: javaUsage, intro: javaIntro, helpIntro: javaIntro,
+	words: strings.NewReplacer("consumer groups", "streams groups", "consumer group", "streams group", "Consumer group", "Streams group"),
+	check: checkStreamsArgs,
+	actions: []javaAction{
+		{"list", (*dropIn).listStreams},
+		{"describe", (*dropIn).describeStreams},
+		{"delete", (*dropIn).deleteGroups},
+		{"delete-offsets", (*dropIn).deleteOffsets},
+		{"reset-offsets", (*dropIn).resetOffsets},
+	},
+	deleteError: javaDeleteError,
+	activeNote:  javaActiveNote,
+	resetTable:  withRefused(javaStreamsResetTable),
+}
+
+// checkStreamsArgs is kafka-consumer-groups' checkArgs without its
+// options kafka-streams-groups lacks.
+func checkStreamsArgs(a *javaArgs, stderr io.Writer) error {
+	if a.Has("validate-regex") || a.Has("type") {
+		return errors.New("--validate-regex and --type are kafka-consumer-groups options, not kafka-streams-groups ones")
+	}
+	return checkJavaArgs(a, stderr)
 }
 
 // streamsRefused are kafka-streams-groups options kcg does not run: it
@@ -64,119 +98,9 @@ func streamsArgs(args []string) ([]string, error) {
 	return out, nil
 }
 
-// RunStreams runs a kafka-streams-groups command line (args[0] is the
-// program name) and returns kcg's exit code: --list [--state],
-// --describe [--offsets|--members|--state] [--verbose] of streams groups
-// with the Java tool's layout, and --reset-offsets, --delete,
-// --delete-offsets through the same code as kafka-consumer-groups'
-// (kcg's plan, apply and delete-plan safety), with "streams group" in
-// the Java messages. On a broker without streams groups (before Kafka
-// 4.1) every action says so in one line on stderr and exits 1.
-func RunStreams(ctx context.Context, args []string, s app.IO) int {
-	s.Out, s.Err = vocab.NewPrintableWriter(s.Out), vocab.NewPrintableWriter(s.Err)
-	s.Out, s.Err = &rewording{w: s.Out, r: streamsWords}, &rewording{w: s.Err, r: streamsWords}
-	rest, err := streamsArgs(args[1:])
-	if err != nil {
-		fmt.Fprintln(s.Err, "kcg: "+err.Error())
-		return app.ExitUsage
-	}
-	if len(rest) == 0 {
-		printJavaUsage(s.Err, javaIntro)
-		return app.ExitUsage
-	}
-	a, err := parseJavaArgs(rest)
-	if err != nil {
-		fmt.Fprintln(s.Err, err)
-		return app.ExitUsage
-	}
-	if a.Has("help") {
-		printJavaUsage(s.Err, javaIntro)
-		return app.ExitOK
-	}
-	if a.Has("version") {
-		fmt.Fprintln(s.Out, app.Version())
-		return app.ExitOK
-	}
-	if a.Has("validate-regex") || a.Has("type") {
-		fmt.Fprintln(s.Err, "kcg: --validate-regex and --type are kafka-consumer-groups options, not kafka-streams-groups ones")
-		return app.ExitUsage
-	}
-	if err := checkJavaArgs(a, s.Err); err != nil {
-		printJavaUsage(s.Err, err.Error())
-		return app.ExitUsage
-	}
-	d := &dropIn{ctx: ctx, a: a, s: s, streams: true}
-	if err := d.checkStreams(); err != nil {
-		return d.finish(err)
-	}
-	var runErr error
-	switch {
-	case a.Has("list"):
-		runErr = d.streamsList()
-	case a.Has("describe"):
-		runErr = d.streamsDescribe()
-	case a.Has("delete"):
-		runErr = d.deleteGroups()
-	case a.Has("delete-offsets"):
-		runErr = d.deleteOffsets()
-	case a.Has("reset-offsets"):
-		runErr = d.resetOffsets()
-	}
-	return d.finish(runErr)
-}
-
-// streamsWords are the consumer-group tool's texts as the streams-group
-// tool words them.
-var streamsWords = strings.NewReplacer("consumer groups", "streams groups", "consumer group", "streams group", "Consumer group", "Streams group")
-
-// rewording writes the consumer-group tool's texts through r: how the
-// share- and streams-group drop-ins reuse its messages.
-type rewording struct {
-	w io.Writer
-	r *strings.Replacer
-}
-
-func (s *rewording) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, s.r.Replace(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// requireStreams says, in one line on stderr, that the cluster has no
-// streams groups (kafkaadmin.ErrNoStreamsGroups) and fails with exit 1
-// when it has none.
-func (d *dropIn) requireStreams(ctx context.Context, cl *kafkaadmin.Client) error {
-	ok, err := cl.HasStreamsGroups(ctx)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		fmt.Fprintln(d.s.Err, "kcg: "+kafkaadmin.ErrNoStreamsGroups.Error())
-		return app.Silent(app.ExitError)
-	}
-	return nil
-}
-
-// checkStreams is requireStreams before any action: nothing is read,
-// planned or written on a cluster without streams groups.
-func (d *dropIn) checkStreams() error {
-	cl, ctx, done, err := d.connect()
-	if err != nil {
-		return err
-	}
-	defer done()
-	return d.requireStreams(ctx, cl)
-}
-
-// streamsGroupIDs lists the streams groups (sorted by id) in states.
-func streamsGroupIDs(ctx context.Context, cl *kafkaadmin.Client, states []string) ([]kafkaadmin.GroupListing, error) {
-	return cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: states, Types: []string{vocab.TypeStreams}})
-}
-
-// streamsList is --list [--state [S,...]]: the Java layout, sorted by
+// listStreams is --list [--state [S,...]]: the Java layout, sorted by
 // group id (Java: broker order).
-func (d *dropIn) streamsList() error {
+func (d *dropIn) listStreams() error {
 	var states []string
 	for _, v := range d.a.Values("state") {
 		for _, s := range strings.Split(v, ",") {
@@ -190,7 +114,7 @@ func (d *dropIn) streamsList() error {
 		return err
 	}
 	defer done()
-	gs, err := streamsGroupIDs(ctx, cl, states)
+	gs, err := groupops.ListFamily(ctx, cl, groupops.FamilyStreams, states, nil)
 	if err != nil {
 		return err
 	}
@@ -211,8 +135,8 @@ func (d *dropIn) streamsList() error {
 	return nil
 }
 
-// streamsDescribe is --describe of streams groups.
-func (d *dropIn) streamsDescribe() error {
+// describeStreams is --describe of streams groups.
+func (d *dropIn) describeStreams() error {
 	cl, ctx, done, groups, err := d.connectGroups()
 	if err != nil {
 		return err
@@ -236,11 +160,11 @@ func (d *dropIn) streamsDescribe() error {
 	for _, g := range snap.Groups {
 		switch {
 		case d.a.Has("members"):
-			d.streamsMembers(g)
+			d.printStreamsMembers(g)
 		case d.a.Has("state"):
-			d.streamsState(g)
+			d.printStreamsState(g)
 		default:
-			d.streamsOffsets(snap, g)
+			d.printStreamsOffsets(snap, g)
 		}
 	}
 	return nil
@@ -261,10 +185,10 @@ func dash(p *int32) string {
 	return strconv.Itoa(int(*p))
 }
 
-// streamsOffsets is --describe [--offsets] [--verbose]: the partitions of
+// printStreamsOffsets is --describe [--offsets] [--verbose]: the partitions of
 // the members' active tasks (Java prints nothing for a group without
 // members).
-func (d *dropIn) streamsOffsets(snap *groupops.Snapshot, g groupops.Group) {
+func (d *dropIn) printStreamsOffsets(snap *groupops.Snapshot, g groupops.Group) {
 	var tps []vocab.TopicPartition
 	for _, m := range g.Desc.Members {
 		for _, a := range m.Assignment {
@@ -307,8 +231,8 @@ func (d *dropIn) streamsOffsets(snap *groupops.Snapshot, g groupops.Group) {
 	}
 }
 
-// streamsState is --describe --state [--verbose].
-func (d *dropIn) streamsState(g groupops.Group) {
+// printStreamsState is --describe --state [--verbose].
+func (d *dropIn) printStreamsState(g groupops.Group) {
 	d.noActiveMembers(g)
 	desc := g.Desc
 	coord := fmt.Sprintf("%s:%d (%d)", desc.Coordinator.Host, desc.Coordinator.Port, desc.Coordinator.ID)
@@ -324,7 +248,7 @@ func (d *dropIn) streamsState(g groupops.Group) {
 }
 
 // javaTasks renders tasks as the Java tool does: "0:[0,1]; 1:[0,1]; ".
-func javaTasks(ts []kafkaadmin.TaskIDs) string {
+func javaTasks(ts []groupops.TaskIDs) string {
 	var b strings.Builder
 	for _, t := range ts {
 		ps := make([]string, len(t.Partitions))
@@ -336,10 +260,10 @@ func javaTasks(ts []kafkaadmin.TaskIDs) string {
 	return b.String()
 }
 
-// streamsMembers is --describe --members (without --verbose: kcg has no
+// printStreamsMembers is --describe --members (without --verbose: kcg has no
 // Java layout for the verbose member table; kcg describe G --members -o
 // yaml shows all of it).
-func (d *dropIn) streamsMembers(g groupops.Group) {
+func (d *dropIn) printStreamsMembers(g groupops.Group) {
 	if d.noActiveMembers(g) {
 		return
 	}
@@ -353,7 +277,7 @@ func (d *dropIn) streamsMembers(g groupops.Group) {
 		var as string
 		for _, k := range []struct {
 			name  string
-			tasks []kafkaadmin.TaskIDs
+			tasks []groupops.TaskIDs
 		}{{"ACTIVE", m.Assignment.Active}, {"STANDBY", m.Assignment.Standby}, {"WARMUP", m.Assignment.Warmup}} {
 			if len(k.tasks) > 0 {
 				as += k.name + ": " + javaTasks(k.tasks)
@@ -361,39 +285,6 @@ func (d *dropIn) streamsMembers(g groupops.Group) {
 		}
 		fmt.Fprintf(d.s.Out, "%-*s %-*s %-*s %-*s %s\n", gw, g.Name(), mw, m.MemberID, pw, m.ProcessID, cw, m.ClientID, as)
 	}
-}
-
-// streamsGroups are the groups of a kafka-streams-groups command line:
-// --all-groups is every streams group; a named group the cluster lists as
-// another type is refused (exit 3, nothing read or written), so this
-// command line never resets or deletes a consumer or share group.
-func (d *dropIn) streamsGroups(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	if d.a.Has("all-groups") {
-		gs, err := streamsGroupIDs(ctx, cl, nil)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([]string, len(gs))
-		for i, g := range gs {
-			ids[i] = g.Group
-		}
-		return ids, nil
-	}
-	ids := vocab.Dedupe(d.a.Values("group"))
-	listed, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return nil, err
-	}
-	for _, g := range listed {
-		if slices.Contains(ids, g.Group) && !strings.EqualFold(g.Type, vocab.TypeStreams) {
-			tool := groupops.ManagingTool(g.Type)
-			if vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
-				tool = "kcg or kafka-consumer-groups.sh"
-			}
-			return nil, &javaFailure{fmt.Sprintf("Group '%s' is not a streams group (it is a %s group: manage it with %s); nothing was written", g.Group, g.Type, tool), app.ExitRefused}
-		}
-	}
-	return ids, nil
 }
 
 // javaStreamsResetTable is the table kafka-streams-groups --reset-offsets
