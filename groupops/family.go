@@ -45,6 +45,8 @@ type family interface {
 	// read describes groups of the family and reads their positions: one
 	// Group per id, in the order given; a group that fails has Err set.
 	read(ctx context.Context, cl *kafkaadmin.Client, ids []string) ([]Group, error)
+	// members describes groups (no positions): what WaitEmpty polls.
+	members(ctx context.Context, cl *kafkaadmin.Client, ids []string) ([]kafkaadmin.GroupDescription, error)
 	// batch is the family whose read reads this one's groups too, in the
 	// same request phases (streams groups are read with consumer groups).
 	batch() Family

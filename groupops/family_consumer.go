@@ -28,6 +28,11 @@ func (consumerFamily) read(ctx context.Context, cl *kafkaadmin.Client, ids []str
 	return ReadGroups(ctx, cl, ids)
 }
 
+// members is one DescribeGroups/ConsumerGroupDescribe phase.
+func (consumerFamily) members(ctx context.Context, cl *kafkaadmin.Client, ids []string) ([]kafkaadmin.GroupDescription, error) {
+	return cl.DescribeGroups(ctx, ids)
+}
+
 // planEntry is the plan-time view of a group: type, state, members and
 // committed offsets. A group that could not be read fails the whole plan:
 // a plan must not silently leave out a group the operator named.

@@ -73,6 +73,20 @@ func (shareFamily) read(ctx context.Context, cl *kafkaadmin.Client, ids []string
 	return out, nil
 }
 
+// members is one ShareGroupDescribe phase, in GroupDescription's shape.
+func (shareFamily) members(ctx context.Context, cl *kafkaadmin.Client, ids []string) ([]kafkaadmin.GroupDescription, error) {
+	descs, err := cl.DescribeShareGroups(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kafkaadmin.GroupDescription, len(descs))
+	for i := range descs {
+		out[i] = shareGroup(&ShareDetail{Desc: descs[i]}).Desc
+		out[i].Err = descs[i].Err
+	}
+	return out, nil
+}
+
 // shareGroup is a share group in Group's shape: its start offsets as the
 // offsets (with their leader epochs), its uninitialized share-partitions
 // as the partitions without one.

@@ -2,11 +2,13 @@ package groupops
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -20,7 +22,7 @@ import (
 // consumer, share and streams families.
 type fakeFamily struct {
 	mu      sync.Mutex
-	members map[string]int
+	busy    map[string]int // members per group
 	offsets map[string]map[TopicPartition]int64
 	writes  []string // "group t/p=offset" of every write, in order
 	reads   int
@@ -44,13 +46,22 @@ func (f *fakeFamily) read(_ context.Context, _ *kafkaadmin.Client, ids []string)
 				g.Offsets[tp] = kafkaadmin.CommittedOffset{Offset: o}
 			}
 		}
-		for range f.members[id] {
+		for range f.busy[id] {
 			g.Desc.State = "Stable"
 			g.Desc.Members = append(g.Desc.Members, kafkaadmin.Member{MemberID: "m"})
 		}
 		out[i] = g
 	}
 	return out, nil
+}
+
+func (f *fakeFamily) members(ctx context.Context, cl *kafkaadmin.Client, ids []string) ([]kafkaadmin.GroupDescription, error) {
+	gs, err := f.read(ctx, cl, ids)
+	out := make([]kafkaadmin.GroupDescription, len(gs))
+	for i, g := range gs {
+		out[i] = g.Desc
+	}
+	return out, err
 }
 
 func (*fakeFamily) planEntry(g Group) (resetplan.GroupSnapshot, error) {
@@ -114,7 +125,7 @@ func registerFake(t *testing.T, f *fakeFamily) {
 	t.Cleanup(func() { delete(families, familyFake) })
 }
 
-// Describe, Preflight and Apply run over any registered family: a fake
+// Describe, Preflight, WaitEmpty and Apply run over any registered family: a fake
 // one's groups are read by its read (positions, members), planned by its
 // planEntry, checked against its live positions, written by its write and
 // read back by its readBack; the cluster answers only what is no
@@ -126,7 +137,7 @@ func TestOrchestrationOverAFakeFamily(t *testing.T) {
 	sixRecords(t, e, topic, 2)
 	tp0, tp1 := TopicPartition{Topic: topic, Partition: 0}, TopicPartition{Topic: topic, Partition: 1}
 	idle, busy := kafkatest.UniqueName(t, "idle"), kafkatest.UniqueName(t, "busy")
-	f := &fakeFamily{members: map[string]int{busy: 2}, offsets: map[string]map[TopicPartition]int64{
+	f := &fakeFamily{busy: map[string]int{busy: 2}, offsets: map[string]map[TopicPartition]int64{
 		idle: {tp0: 5, tp1: 4},
 		busy: {tp0: 1},
 	}}
@@ -194,6 +205,19 @@ func TestOrchestrationOverAFakeFamily(t *testing.T) {
 	busyPlan := &resetplan.Plan{Cluster: plan.Cluster, Groups: []resetplan.Group{{Group: busy, Type: string(familyFake), Partitions: []resetplan.Partition{planPart(topic, 0, ptr(1), ptr(2))}}}}
 	if bc, err := Preflight(ctx, cl, busyPlan); err != nil || len(bc.Active) != 1 || bc.Active[0].Members != 2 {
 		t.Errorf("busy: active %+v, %v; want %s with the fake's 2 members", bc.Active, err, busy)
+	}
+
+	// WaitEmpty polls the members as the fake describes them.
+	wait := WaitOptions{Plan: busyPlan, Until: time.Now().Add(300 * time.Millisecond), Interval: 50 * time.Millisecond}
+	if err := WaitEmpty(ctx, cl, []string{busy}, wait); !errors.As(err, new(*StillActiveError)) {
+		t.Errorf("wait for %s with the fake's 2 members: %v, want still active", busy, err)
+	}
+	f.mu.Lock()
+	f.busy[busy] = 0
+	f.mu.Unlock()
+	wait.Until = time.Now().Add(time.Second)
+	if err := WaitEmpty(ctx, cl, []string{busy}, wait); err != nil {
+		t.Errorf("wait for %s without members: %v", busy, err)
 	}
 
 	// Apply: the fake's write, then its read-back.
