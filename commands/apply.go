@@ -367,7 +367,7 @@ func (r *applyRun) waitEmpty(ctx context.Context, cl *kafkaadmin.Client, check *
 		groups = append(groups, a.Group)
 	}
 	err := groupops.WaitEmpty(ctx, cl, groups, groupops.WaitOptions{
-		Until: time.Now().Add(r.o.waitEmpty), Interval: waitEmptyInterval,
+		Until: time.Now().Add(r.o.waitEmpty), Interval: waitEmptyInterval, Plan: check.Plan,
 		Progress: func(active []groupops.ActiveGroup, left time.Duration) {
 			names := make([]string, 0, len(active))
 			for _, a := range active {

@@ -12,7 +12,6 @@ import (
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/docs/schema"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -426,26 +425,12 @@ func readNames(c *cli.Context, topics, internal bool) []string {
 			}
 		}
 	} else {
-		gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
-		if err != nil {
+		var err error
+		if names, err = groupops.ManagedGroupNames(ctx, cl); err != nil {
 			return nil
 		}
-		names = completionGroups(gs)
 	}
 	slices.Sort(names)
-	return names
-}
-
-// completionGroups are the ids of the groups kcg manages (consumer,
-// share and streams groups, as `kcg list --type all` shows them), less
-// those of a type it refuses (Connect groups, types Kafka adds later).
-func completionGroups(gs []kafkaadmin.GroupListing) []string {
-	var names []string
-	for _, g := range gs {
-		if groupops.FamilyOfListing(g) != groupops.FamilyOther {
-			names = append(names, g.Group)
-		}
-	}
 	return names
 }
 

@@ -144,17 +144,12 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 	} else {
 		progress.say("describing groups")
 	}
-	sc, err := o.scope.classify(ctx, cl, s.Err, groupops.OpDescribe)
+	typed, err := o.scope.classify(ctx, cl, s.Err, groupops.OpDescribe)
 	if err != nil {
 		return err
 	}
-	typed := sc.typed
 	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true}
-	snap, err := describeScoped(ctx, cl, sc, do)
-	if err != nil {
-		return err
-	}
-	share, failed, err := describeShareGroups(ctx, cl, s, o, typed.Of(groupops.FamilyShare), progress.say)
+	snap, err := groupops.DescribeTyped(ctx, cl, typed, do)
 	if err != nil {
 		return err
 	}
@@ -162,11 +157,8 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 	warnTimeLagErrors(s, snap)
 	warnRetentionErrors(s, snap)
 	doc := output.NewGroupDescriptionListOf(snap, o.topics)
-	if len(share) > 0 {
-		doc.Groups = append(doc.Groups, share...)
-		doc.Sort()
-	}
 
+	failed := 0
 	var idle []string // Empty groups: one line for all (NoActiveMembersSummary)
 	closest := closestGroups(ctx, cl, snap.Groups)
 	for _, g := range sortedByName(snap.Groups) {
@@ -177,8 +169,10 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 		case !g.Desc.Exists:
 			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name())+closest[g.Name()])
 			failed++
-		case o.format == output.FormatTable:
+		case o.format == output.FormatTable && g.Commits():
 			// kcg sends every notice to stderr, so stdout holds only data.
+			// The notices speak of consumer groups: a share group has
+			// none.
 			if g.Desc.State == vocab.StateEmpty {
 				idle = append(idle, g.Name())
 			} else if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
@@ -214,46 +208,6 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 		return app.Silent(app.ExitBreach)
 	}
 	return nil
-}
-
-// describeScoped reads what describe shows of sc's consumer and streams
-// groups: from what classifying named groups read of them, or anew.
-func describeScoped(ctx context.Context, cl *kafkaadmin.Client, sc scoped, do groupops.DescribeOptions) (*groupops.Snapshot, error) {
-	if sc.read {
-		return groupops.DescribeRead(ctx, cl, sc.gs, do)
-	}
-	return groupops.Describe(ctx, cl, sc.typed.Committed(), do)
-}
-
-// describeShareGroups reads the share groups of a describe (the
-// FamilyShare branch of the dispatch) and returns their document entries
-// and how many could not be described (each said on one stderr line).
-func describeShareGroups(ctx context.Context, cl *kafkaadmin.Client, s IO, o describeOptions, groups []string, progress func(string)) ([]output.GroupDescription, int, error) {
-	if len(groups) == 0 {
-		return nil, 0, nil
-	}
-	snap, err := groupops.DescribeShare(ctx, cl, groups, progress)
-	if err != nil {
-		return nil, 0, err
-	}
-	var filter func(vocab.TopicPartition) bool
-	if len(o.topics) > 0 {
-		filter = func(tp vocab.TopicPartition) bool {
-			return slices.ContainsFunc(o.topics, func(ts resetplan.TopicSpec) bool { return ts.Covers(tp) })
-		}
-	}
-	failed := 0
-	for _, g := range snap.Groups {
-		switch {
-		case g.Err != nil:
-			fmt.Fprintf(s.Err, "kcg: group %s: %s\n", g.Name(), vocab.OneLine(g.Err.Error()))
-			failed++
-		case !g.Exists():
-			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name()))
-			failed++
-		}
-	}
-	return output.ShareGroupDescriptionsOf(snap, filter), failed, nil
 }
 
 // unmatchedTopics are the --topic values (as T or T:P,P) that cover no

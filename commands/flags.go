@@ -228,29 +228,19 @@ func (s groupScope) resolve(ctx context.Context, cl *kafkaadmin.Client, notes io
 	return l.IDs, err
 }
 
-// scoped is a scope's groups split by type, and for named groups what
-// reading them to learn it found (read is true): describe and watch take
-// their snapshot from those without asking again.
-type scoped struct {
-	typed groupops.Typed
-	read  bool
-	gs    []groupops.Group
-}
-
-// classify is resolve followed by the split by type for op: --all-groups
-// types its ids from the listing that found them; named groups are typed
-// by reading them (groupops.ClassifyNamed).
-func (s groupScope) classify(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer, op groupops.Op) (scoped, error) {
+// classify is resolve followed by the split by family for op
+// (groupops.Typed, which describe and watch read): --all-groups types its
+// ids from the listing that found them; named groups are typed by reading
+// them (groupops.ClassifyNamed), and what that read is not read again.
+func (s groupScope) classify(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer, op groupops.Op) (groupops.Typed, error) {
 	if !s.all {
-		typed, gs, err := groupops.ClassifyNamed(ctx, cl, s.groups, op)
-		return scoped{typed: typed, read: true, gs: gs}, err
+		return groupops.ClassifyNamed(ctx, cl, s.groups, op)
 	}
 	l, err := s.listAll(ctx, cl, notes)
 	if err != nil {
-		return scoped{}, err
+		return groupops.Typed{}, err
 	}
-	typed, err := l.Typed(op)
-	return scoped{typed: typed}, err
+	return l.Typed(op)
 }
 
 // listAll lists --all-groups' groups and says on notes how many it left

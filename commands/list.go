@@ -66,12 +66,12 @@ func runList(parent context.Context, s IO, o listOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, noteOf := range []func(context.Context, *kafkaadmin.Client, []string) (string, error){groupops.NoShareNote, groupops.NoStreamsNote} {
-		if note, err := noteOf(ctx, cl, o.filter.Types); err != nil {
-			return err
-		} else if note != "" {
-			fmt.Fprintln(s.Err, note)
-		}
+	notes, err := groupops.ListNotes(ctx, cl, o.filter.Types)
+	if err != nil {
+		return err
+	}
+	for _, note := range notes {
+		fmt.Fprintln(s.Err, note)
 	}
 	return output.Write(s.Out, o.format, output.NewGroupListOf(gs))
 }

@@ -251,7 +251,7 @@ func runPlan(parent context.Context, s IO, o planOptions) error {
 		return err
 	}
 	if o.request.Strategy.Type == resetplan.StrategyDeleteOffsets {
-		if err := groupops.ShareWholeTopics(snaps, o.request.Scope.Topics); err != nil {
+		if err := groupops.WholeTopicsOnly(snaps, o.request.Scope.Topics); err != nil {
 			return err
 		}
 	}

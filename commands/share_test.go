@@ -173,3 +173,20 @@ func TestDeleteOffsetsSharePartitionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// apply --wait-empty of a share-group plan waits on the share group's
+// members as its family describes them (ShareGroupDescribe), as it waits
+// on a consumer group's: a member that stays is still active when the
+// wait ends, exit 3, nothing written. DescribeGroups, which the wait used
+// for every group, does not know share groups' members.
+func TestApplyShareGroupWaitEmpty(t *testing.T) {
+	f := newResetFixture(t)
+	share := kafkatest.UniqueName(t, "share")
+	f.e.ShareGroupMember(t, share, f.topic)
+	out := f.path("share.yaml")
+	kcgOn(t, f.e, "plan", share, "--topic", f.topic, "--to-offset", "3", "--out", out).MustCode(t, 0)
+	r := kcgOn(t, f.e, "apply", out, "--wait-empty", "2s").MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "still active after waiting") || strings.Contains(r.Stderr, "checking the plan again") {
+		t.Fatalf("apply --wait-empty of an active share group: %s; want it to wait on the member, still active", r.Stderr)
+	}
+}

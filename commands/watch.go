@@ -215,24 +215,13 @@ func watchScreen(s IO, interval time.Duration) output.Screen {
 
 // watchSnapshot is one sample's describe, read as describe reads it: the
 // groups typed (named ones by reading them, --all-groups from the listing
-// that found them), then the consumer and streams groups' snapshot and the
-// share groups' (nil when none is watched).
-func watchSnapshot(ctx context.Context, cl *kafkaadmin.Client, o watchOptions) (*groupops.Snapshot, *groupops.ShareSnapshot, error) {
-	sc, err := o.scope.classify(ctx, cl, io.Discard, groupops.OpDescribe) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
+// that found them), then the snapshot of every group.
+func watchSnapshot(ctx context.Context, cl *kafkaadmin.Client, o watchOptions) (*groupops.Snapshot, error) {
+	typed, err := o.scope.classify(ctx, cl, io.Discard, groupops.OpDescribe) // describe says which groups --all-groups leaves out; a sample every few seconds would repeat it
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	snap, err := describeScoped(ctx, cl, sc, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Classified: true})
-	if err != nil {
-		return nil, nil, err
-	}
-	var share *groupops.ShareSnapshot
-	if ids := sc.typed.Of(groupops.FamilyShare); len(ids) > 0 {
-		if share, err = groupops.DescribeShare(ctx, cl, ids, func(string) {}); err != nil {
-			return nil, nil, err
-		}
-	}
-	return snap, share, nil
+	return groupops.DescribeTyped(ctx, cl, typed, groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Classified: true})
 }
 
 // watchSample takes one sample: describe's phases within the context
@@ -242,7 +231,7 @@ func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext fu
 	ctx, cancel := sampleContext(parent)
 	defer cancel()
 	start := time.Now()
-	snap, share, err := watchSnapshot(ctx, cl, o)
+	snap, err := watchSnapshot(ctx, cl, o)
 	if err != nil {
 		return output.LagSample{}, output.Metrics{}, err
 	}
@@ -250,11 +239,7 @@ func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext fu
 	var m output.Metrics
 	if o.metricsListen != "" {
 		doc := output.NewGroupDescriptionListOf(snap, nil)
-		if share != nil {
-			doc.Groups = append(doc.Groups, output.ShareGroupDescriptionsOf(share, nil)...)
-			doc.Sort()
-		}
 		m = output.Metrics{Doc: doc, Cluster: snap.Cluster.ClusterID, TimeLag: o.timeLag, Up: true, Took: now.Sub(start), At: now}
 	}
-	return output.NewLagSampleOf(w.AddWithShare(snap, share, now), now, o.timeLag), m, nil
+	return output.NewLagSampleOf(w.Add(snap, now), now, o.timeLag), m, nil
 }

@@ -227,7 +227,7 @@ func (d *dropIn) shareDescribe() error {
 	if len(groups) == 0 {
 		return nil
 	}
-	snap, err := groupops.DescribeShare(ctx, cl, groups, func(string) {})
+	snap, err := groupops.DescribeTyped(ctx, cl, groupops.TypedAs(groupops.FamilyShare, groups), groupops.DescribeOptions{Classified: true})
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func (d *dropIn) shareDescribe() error {
 		switch {
 		case g.Err != nil:
 			return &javaFailure{vocab.OneLine(g.Err.Error()), app.ExitError}
-		case !g.Exists():
+		case !g.Desc.Exists:
 			return &javaFailure{fmt.Sprintf("org.apache.kafka.common.errors.GroupIdNotFoundException: Group %s not found.", g.Name()), app.ExitError}
 		}
 	}
@@ -248,7 +248,7 @@ func (d *dropIn) shareDescribe() error {
 		case d.a.Has("state"):
 			shareState(&b, d.s.Err, g, d.a.Has("verbose"))
 		default:
-			shareOffsets(&b, snap, g, d.a.Has("verbose"))
+			shareOffsets(&b, g, d.a.Has("verbose"))
 		}
 		if err := writeAll(d.s.Out, b.String()); err != nil {
 			return err
@@ -258,7 +258,7 @@ func (d *dropIn) shareDescribe() error {
 }
 
 // shareNoMembers says on stderr, as Java does, that g has no members.
-func shareNoMembers(stderr io.Writer, g groupops.ShareGroup) bool {
+func shareNoMembers(stderr io.Writer, g groupops.Group) bool {
 	if len(g.Desc.Members) > 0 {
 		return false
 	}
@@ -271,8 +271,8 @@ func shareNoMembers(stderr io.Writer, g groupops.ShareGroup) bool {
 // TOPIC=max(15, topics), "\n%-Gs %-Ts %-10s [%-13s] %-13s %s" with
 // LEADER-EPOCH only with --verbose, then a newline; "-" where the
 // share-partition has no start offset (or the broker no lag).
-func shareOffsets(b *strings.Builder, snap *groupops.ShareSnapshot, g groupops.ShareGroup, verbose bool) {
-	tps := g.Partitions()
+func shareOffsets(b *strings.Builder, g groupops.Group, verbose bool) {
+	tps := vocab.SortedPartitions(g.Partitions())
 	if len(tps) == 0 {
 		b.WriteString("\nShare group '" + g.Name() + "' has no offset information.\n")
 		return
@@ -291,7 +291,7 @@ func shareOffsets(b *strings.Builder, snap *groupops.ShareSnapshot, g groupops.S
 	line("GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG")
 	for _, tp := range tps {
 		epoch, start, lag := "-", "-", "-"
-		if o, ok := g.Offsets[tp]; ok {
+		if o, ok := g.Share.Offsets[tp]; ok {
 			start = strconv.FormatInt(o.StartOffset, 10)
 			if o.LeaderEpoch >= 0 {
 				epoch = strconv.Itoa(int(o.LeaderEpoch))
@@ -309,11 +309,11 @@ func shareOffsets(b *strings.Builder, snap *groupops.ShareSnapshot, g groupops.S
 // for GROUP, CONSUMER-ID, HOST and CLIENT-ID, then "%-12s" #PARTITIONS,
 // with --verbose "%-13s" MEMBER-EPOCH, and ASSIGNMENT as
 // "topic:0,1;topic2:0".
-func shareMembers(b *strings.Builder, stderr io.Writer, g groupops.ShareGroup, verbose bool) {
+func shareMembers(b *strings.Builder, stderr io.Writer, g groupops.Group, verbose bool) {
 	if shareNoMembers(stderr, g) {
 		return
 	}
-	ms := slices.Clone(g.Desc.Members)
+	ms := slices.Clone(g.Share.Desc.Members)
 	gw, mw, hw, cw := widest(15, g.Name()), 15, 15, 15
 	for _, m := range ms {
 		mw, hw, cw = widest(mw, m.MemberID), widest(hw, m.ClientHost), widest(cw, m.ClientID)
@@ -350,9 +350,9 @@ func shareMembers(b *strings.Builder, stderr io.Writer, g groupops.ShareGroup, v
 // on stderr for a group without members, then GROUP=max(15, id),
 // COORDINATOR (ID)=max(25, "host:port  (id)"), "%-15s" STATE, with
 // --verbose "%-12s" GROUP-EPOCH and "%-17s" ASSIGNMENT-EPOCH, #MEMBERS.
-func shareState(b *strings.Builder, stderr io.Writer, g groupops.ShareGroup, verbose bool) {
+func shareState(b *strings.Builder, stderr io.Writer, g groupops.Group, verbose bool) {
 	shareNoMembers(stderr, g)
-	desc := g.Desc
+	desc := g.Share.Desc
 	coord := fmt.Sprintf("%s:%d  (%d)", desc.Coordinator.Host, desc.Coordinator.Port, desc.Coordinator.ID)
 	gw, cw := widest(15, g.Name()), widest(25, coord)
 	line := func(grp, c, state, ge, ae, n string) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -149,7 +150,7 @@ func Apply(ctx context.Context, cl *kafkaadmin.Client, c *Check, o ApplyOptions)
 	if o.ReadingBack != nil {
 		o.ReadingBack(len(started))
 	}
-	after, rerr := readBack(ctx, cl, started, shareGroupsOf(c.Plan))
+	after, rerr := readBack(ctx, cl, started, planFamilies(c.Plan))
 
 	res := ApplyResult{FailedAt: -1, Interrupted: interrupted}
 	for i, g := range groups {
@@ -240,10 +241,8 @@ func commitGroups(ctx context.Context, cl *kafkaadmin.Client, c *Check, groups [
 			var err error
 			if deleteGroup[g.Group] {
 				err = sendGroupDelete(wctx, cl, g.Group)
-			} else if g.Type == vocab.TypeShare {
-				perr, err = sendShare(wctx, cl, c, g.Group, commits, deletes)
 			} else {
-				perr, err = send(wctx, cl, g.Group, commits, deletes)
+				perr, err = familyOfType(g.Type).write(wctx, cl, c, g.Group, commits, deletes)
 			}
 			out[i].perr, out[i].groupErr = perr, err
 			if err != nil {
@@ -402,39 +401,6 @@ func (c *Check) writesByGroup(metadata string) map[string]*groupWrites {
 	return out
 }
 
-// send commits and deletes group's pending writes; it returns the errors
-// per partition and the first error of the group.
-func send(ctx context.Context, cl *kafkaadmin.Client, group string, commits []kafkaadmin.OffsetToCommit, deletes []TopicPartition) (map[TopicPartition]error, error) {
-	perr := map[TopicPartition]error{}
-	var groupErr error
-	note := func(res map[TopicPartition]error) {
-		for tp, e := range res {
-			if e != nil {
-				perr[tp] = e
-				if groupErr == nil {
-					groupErr = e
-				}
-			}
-		}
-	}
-	if len(commits) > 0 {
-		res, err := cl.CommitOffsets(ctx, group, commits)
-		groupErr = err
-		note(res)
-	}
-	if len(deletes) > 0 && groupErr == nil {
-		res, err := cl.DeleteOffsets(ctx, group, deletes)
-		switch {
-		case err != nil:
-			groupErr = err
-		case res.Err != nil:
-			groupErr = res.Err
-		}
-		note(res.Partitions)
-	}
-	return perr, groupErr
-}
-
 // sendGroupDelete deletes group with its offsets (DeleteGroups, a
 // delete-group plan's one write per group).
 func sendGroupDelete(ctx context.Context, cl *kafkaadmin.Client, group string) error {
@@ -448,37 +414,37 @@ func sendGroupDelete(ctx context.Context, cl *kafkaadmin.Client, group string) e
 	return nil
 }
 
-// readBack fetches the committed offsets of groups after their writes,
-// in batched multi-group OffsetFetch requests per coordinator.
-// Share groups (share) are read with DescribeShareGroupOffsets.
-func readBack(ctx context.Context, cl *kafkaadmin.Client, groups []string, share map[string]bool) (map[string]kafkaadmin.GroupOffsets, error) {
+// planFamilies is the family of each of plan's groups, as planned.
+func planFamilies(plan *resetplan.Plan) map[string]Family {
+	out := make(map[string]Family, len(plan.Groups))
+	for _, g := range plan.Groups {
+		out[g.Group] = FamilyOf(g.Type)
+	}
+	return out
+}
+
+// readBack reads the positions of groups after their writes, each family
+// batch with its family's read-back (consumer and streams groups: batched
+// multi-group OffsetFetch requests per coordinator; share groups:
+// DescribeShareGroupOffsets). fam is each group's family.
+func readBack(ctx context.Context, cl *kafkaadmin.Client, groups []string, fam map[string]Family) (map[string]kafkaadmin.GroupOffsets, error) {
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	var consumer, shares []string
+	byBatch := map[Family][]string{}
 	for _, g := range groups {
-		if share[g] {
-			shares = append(shares, g)
-		} else {
-			consumer = append(consumer, g)
-		}
+		b := familyOf(fam[g]).batch()
+		byBatch[b] = append(byBatch[b], g)
 	}
 	out := make(map[string]kafkaadmin.GroupOffsets, len(groups))
-	if len(consumer) > 0 {
-		offs, err := cl.FetchOffsets(ctx, consumer)
+	for _, b := range slices.Sorted(maps.Keys(byBatch)) {
+		offs, err := familyOf(b).readBack(ctx, cl, byBatch[b])
 		if err != nil {
 			return nil, err
 		}
 		for _, o := range offs {
 			out[o.Group] = o
 		}
-	}
-	if len(shares) > 0 {
-		sh, err := readBackShare(ctx, cl, shares)
-		if err != nil {
-			return nil, err
-		}
-		maps.Copy(out, sh)
 	}
 	return out, nil
 }

@@ -27,8 +27,8 @@ func DeleteGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) (
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	// DeleteGroups deletes groups of any type: only the families whose
-	// delete the dispatch has (consumer, share) go.
+	// DeleteGroups deletes groups of any type: only the groups of a
+	// registered family go.
 	if _, err := Classify(ctx, cl, groups, OpDelete); err != nil {
 		return nil, err
 	}
@@ -116,84 +116,30 @@ func (p PartitionDeletion) Name() string {
 	return fmt.Sprintf("%s/%d", p.Topic, *p.Partition)
 }
 
-// DeleteOffsets deletes group's committed offsets of the partitions specs
-// name: a topic without partitions means all of its partitions (looked up
-// in one Metadata request; a topic that does not exist gets an entry
-// without partition). The request is sent even when nothing is left to
-// delete, as the Java tool does, so a group that does not exist is still
-// reported. A partition without its own error inherits the group-level
-// one: nothing was deleted.
+// DeleteOffsets deletes group's offsets of the partitions specs name, as
+// its family deletes them (consumer and streams groups: the committed
+// offsets, OffsetDelete; share groups: the start offsets of whole topics).
+// The request is sent even when nothing is left to delete, as the Java
+// tool does, so a group that does not exist is still reported.
 func DeleteOffsets(ctx context.Context, cl *kafkaadmin.Client, group string, specs []resetplan.TopicSpec) (OffsetDeletion, error) {
-	r := OffsetDeletion{Group: group}
 	typed, err := Classify(ctx, cl, []string{group}, OpDeleteOffsets)
 	if err != nil {
-		return r, err
+		return OffsetDeletion{Group: group}, err
 	}
-	if typed.FamilyOf(group) == FamilyShare {
-		return deleteShareOffsets(ctx, cl, group, specs)
-	}
-	var whole []string
-	for _, ts := range specs {
-		if ts.Partitions == nil {
-			whole = append(whole, ts.Topic)
+	return familyOf(typed.FamilyOf(group)).deleteOffsets(ctx, cl, group, specs)
+}
+
+// WholeTopicsOnly refuses a partition list for the delete-offsets of a
+// group whose family deletes whole topics only (share groups:
+// *ShareWholeTopicsError): plan --delete-offsets and the delete-offsets
+// shortcut, before anything is deleted.
+func WholeTopicsOnly(snaps []resetplan.GroupSnapshot, specs []resetplan.TopicSpec) error {
+	for _, g := range snaps {
+		if err := familyOfType(g.Type).refusePartitions(g.Group, specs); err != nil {
+			return err
 		}
 	}
-	infos := map[string]kafkaadmin.TopicInfo{}
-	if len(whole) > 0 {
-		var err error
-		if infos, err = cl.Topics(ctx, vocab.Dedupe(whole)); err != nil {
-			return r, err
-		}
-	}
-	var tps []TopicPartition
-	badTopic := map[string]bool{}
-	for _, ts := range specs {
-		if ts.Partitions != nil {
-			for _, p := range ts.Partitions {
-				tps = append(tps, TopicPartition{Topic: ts.Topic, Partition: p})
-			}
-			continue
-		}
-		info := infos[ts.Topic]
-		if info.Err != nil {
-			if !badTopic[ts.Topic] {
-				badTopic[ts.Topic] = true
-				r.Partitions = append(r.Partitions, PartitionDeletion{Topic: ts.Topic, Err: info.Err})
-			}
-			continue
-		}
-		for _, p := range info.Partitions {
-			tps = append(tps, TopicPartition{Topic: ts.Topic, Partition: p.Partition})
-		}
-	}
-	tps = vocab.SortedPartitions(tps)
-	res, err := cl.DeleteOffsets(ctx, group, tps)
-	if err != nil && lostAnswer(err) {
-		// The request may have been carried out: what the group holds
-		// now says which offsets are gone.
-		if res, err = readBackDeletes(ctx, cl, group, tps, err); err != nil {
-			return r, err
-		}
-	}
-	if err != nil {
-		var ke *kafkaadmin.KafkaError
-		if !errors.As(err, &ke) {
-			return r, err
-		}
-		// A Kafka error for the group as a whole (e.g. not found) is an
-		// outcome, not a failure to ask.
-		res.Err = err
-	}
-	r.GroupErr = res.Err
-	for _, tp := range tps {
-		p := tp.Partition
-		pe := res.Partitions[tp]
-		if pe == nil && res.Err != nil {
-			pe = res.Err
-		}
-		r.Partitions = append(r.Partitions, PartitionDeletion{Topic: tp.Topic, Partition: &p, Err: pe})
-	}
-	return r, nil
+	return nil
 }
 
 // readBackDeletes is the outcome of an OffsetDelete whose answer was lost

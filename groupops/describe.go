@@ -29,20 +29,33 @@ type DescribeOptions struct {
 // snapshot of groups (TakeSnapshot, with the last stable offsets of its
 // partitions read beside their log bounds) and, with o.TimeLag, the time
 // lags (ReadTimeLags) and retention headroom (ReadRetention), in that
-// order.
+// order. The groups are read as consumer groups; DescribeTyped reads
+// groups of every family.
 func Describe(ctx context.Context, cl *kafkaadmin.Client, groups []string, o DescribeOptions) (*Snapshot, error) {
+	if !o.Classified {
+		if err := RefuseOtherTypes(ctx, cl, groups); err != nil {
+			return nil, err
+		}
+	}
+	return DescribeTyped(ctx, cl, Typed{ids: groups}, o)
+}
+
+// DescribeTyped is Describe of groups of any family (Classify,
+// ClassifyNamed, Listed.Typed): each family's groups are read by their
+// family, in one request phase per family (the groups ClassifyNamed read
+// are not read again), then the log bounds of every group's partitions in
+// one phase, and the rest of Describe once for all of them. The snapshot
+// holds the groups in the order given.
+func DescribeTyped(ctx context.Context, cl *kafkaadmin.Client, t Typed, o DescribeOptions) (*Snapshot, error) {
 	progress := o.progress()
-	snap, err := takeSnapshot(ctx, cl, groups, progress, !o.Classified, true)
+	if len(t.read) < len(t.ids) {
+		progress("describing groups")
+	}
+	gs, err := readFamilies(ctx, cl, t.ids, t.FamilyOf, t.read)
 	if err != nil {
 		return nil, err
 	}
-	return describeRest(ctx, cl, snap, o)
-}
-
-// DescribeRead is Describe of groups ClassifyNamed has read: their
-// descriptions and committed offsets are not asked again.
-func DescribeRead(ctx context.Context, cl *kafkaadmin.Client, gs []Group, o DescribeOptions) (*Snapshot, error) {
-	snap, err := snapshotOf(ctx, cl, gs, o.progress(), true)
+	snap, err := snapshotOf(ctx, cl, gs, progress, true)
 	if err != nil {
 		return nil, err
 	}

@@ -25,13 +25,11 @@ func (e *OtherTypeError) Error() string {
 	return fmt.Sprintf("group %s is a %s group, not a consumer group: manage it with %s; nothing was written", e.Group, e.Type, ManagingTool(e.Type))
 }
 
-// ManagingTool names the Apache Kafka tool that manages groups of type t.
+// ManagingTool names the Apache Kafka tool that manages groups of type t:
+// its family's (family.tool), else kafka-groups.sh.
 func ManagingTool(t string) string {
-	switch strings.ToLower(t) {
-	case vocab.TypeShare:
-		return "kafka-share-groups.sh"
-	case vocab.TypeStreams:
-		return "kafka-streams-groups.sh"
+	if f, ok := families[FamilyOf(t)]; ok && f.tool() != "" {
+		return f.tool()
 	}
 	return "kafka-groups.sh"
 }
@@ -71,11 +69,19 @@ func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
 		types[g.Group] = g.Type
 	}
 	for _, id := range ids {
-		if t, ok := types[id]; ok && !committedFamily(FamilyOf(t)) {
+		if t, ok := types[id]; ok && !commitsOffsets(FamilyOf(t)) {
 			return &OtherTypeError{Group: id, Type: t}
 		}
 	}
 	return nil
+}
+
+// commitsOffsets reports whether groups of family f are registered and
+// keep committed offsets: the groups the consumer-group code reads and
+// writes.
+func commitsOffsets(f Family) bool {
+	v, ok := families[f]
+	return ok && v.commits()
 }
 
 // TypeAll is `kcg list --type all`: every group the broker lists.

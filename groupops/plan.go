@@ -81,8 +81,9 @@ func (e *SourceMissingError) Error() string {
 }
 
 // ReadForPlan reads the cluster and groups a plan is built from: one
-// metadata, one group listing (the types: share and streams groups are
-// refused with *OtherTypeError), one describe and one offset-fetch phase.
+// metadata, one group listing (the types: a group of no registered family
+// is refused with *OtherTypeError), and each family's read of its groups
+// (consumer and streams groups: one describe and one offset-fetch phase).
 // For --to-group it reads SOURCE in the same describe and offset-fetch
 // phases as the targets and sets strategy.SourceCommits; a SOURCE that
 // does not exist is a *SourceMissingError.
@@ -100,14 +101,14 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 	if err != nil {
 		return info, nil, err
 	}
-	if share := typed.Of(FamilyShare); len(share) > 0 {
-		if toGroup {
-			return info, nil, &ShareStrategyError{Group: share[0], Strategy: string(strategy.Type)}
+	if strategy != nil {
+		for _, id := range read {
+			if err := familyOf(typed.FamilyOf(id)).refuseStrategy(id, strategy.Type); err != nil {
+				return info, nil, err
+			}
 		}
-		snaps, err := sharePlanInputs(ctx, cl, typed)
-		return info, snaps, err
 	}
-	gs, err := ReadGroups(ctx, cl, read)
+	gs, err := readFamilies(ctx, cl, read, typed.FamilyOf, nil)
 	if err != nil {
 		return info, nil, err
 	}
@@ -184,7 +185,7 @@ func PlanDelete(ctx context.Context, cl *kafkaadmin.Client, groups []string, typ
 		r.Scope = resetplan.Scope{AllTopics: true}
 	}
 	if typ == resetplan.StrategyDeleteOffsets {
-		if err := ShareWholeTopics(snaps, specs); err != nil {
+		if err := WholeTopicsOnly(snaps, specs); err != nil {
 			return nil, nil, err
 		}
 	}

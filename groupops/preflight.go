@@ -11,6 +11,36 @@ import (
 	"github.com/kcg-dev/kcg/vocab"
 )
 
+// TypeMismatchError is a plan entry whose group has become another
+// family since the plan (deleted and reused): exit 3, nothing written.
+type TypeMismatchError struct {
+	Group, Planned, Live string
+}
+
+func (e *TypeMismatchError) Error() string {
+	return fmt.Sprintf("group %s was planned as a %s group and is a %s group now: make a new plan; nothing was written", e.Group, e.Planned, e.Live)
+}
+
+// readLive reads the plan's groups for Preflight, each as its planned
+// family reads it (share groups: their start offsets are the live
+// offsets). A group whose live family differs from the plan's is a
+// *TypeMismatchError (a type of no registered family an *OtherTypeError).
+func readLive(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan, groups []string) ([]Group, error) {
+	planned := planFamilies(plan)
+	typed, err := Classify(ctx, cl, groups, OpApply)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range groups {
+		// A group that is gone lists as nothing: it is missing, not
+		// mismatched.
+		if live := typed.FamilyOf(id); live != planned[id] && typed.listed(id) {
+			return nil, &TypeMismatchError{Group: id, Planned: string(planned[id]), Live: string(live)}
+		}
+	}
+	return readFamilies(ctx, cl, groups, func(id string) Family { return planned[id] }, nil)
+}
+
 // Check is a plan compared with the live cluster: everything apply
 // re-checks before it writes, and what `kcg diff PLAN` reports.
 type Check struct {

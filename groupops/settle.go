@@ -60,8 +60,8 @@ type watched struct {
 // back anything but its target during the watch is marked Overwritten
 // (After: the offset seen), its group too, with an error saying what
 // happened, and res.FailedAt moves to the first such group in plan order
-// if it comes before. Share groups are not watched (their consumers are
-// always members). A read that fails is skipped: the watch reports only
+// if it comes before. Only the groups whose family commits offsets are
+// watched (a share group's consumers are always members). A read that fails is skipped: the watch reports only
 // what it saw.
 func Settle(ctx context.Context, cl *kafkaadmin.Client, c *Check, res *ApplyResult, o SettleOptions) SettleResult {
 	if o.For <= 0 {
@@ -71,11 +71,11 @@ func Settle(ctx context.Context, cl *kafkaadmin.Client, c *Check, res *ApplyResu
 		// At least five reads in a short watch.
 		o.Interval = max(min(DefaultSettleInterval, o.For/5), time.Millisecond)
 	}
-	share := shareGroupsOf(c.Plan)
+	fam := planFamilies(c.Plan)
 	var ws []watched
 	var groups []string
 	for gi, g := range res.Groups {
-		if share[g.Group] || g.Outcome != Written {
+		if !familyOf(fam[g.Group]).commits() || g.Outcome != Written {
 			continue
 		}
 		n := len(ws)
@@ -106,9 +106,9 @@ func Settle(ctx context.Context, cl *kafkaadmin.Client, c *Check, res *ApplyResu
 		case <-ctx.Done():
 		case <-end.C:
 			// One last read: the watch covers all of o.For.
-			readOverwrites(ctx, cl, groups, ws, seen, at, time.Since(start))
+			readOverwrites(ctx, cl, groups, fam, ws, seen, at, time.Since(start))
 		case <-tick.C:
-			readOverwrites(ctx, cl, groups, ws, seen, at, time.Since(start))
+			readOverwrites(ctx, cl, groups, fam, ws, seen, at, time.Since(start))
 			continue
 		}
 		break
@@ -120,14 +120,10 @@ func Settle(ctx context.Context, cl *kafkaadmin.Client, c *Check, res *ApplyResu
 
 // readOverwrites reads the watched groups' offsets once and notes, in
 // seen and at, the partitions that no longer hold their targets.
-func readOverwrites(ctx context.Context, cl *kafkaadmin.Client, groups []string, ws []watched, seen map[int]*int64, at map[int]time.Duration, since time.Duration) {
-	offs, err := cl.FetchOffsets(ctx, groups)
+func readOverwrites(ctx context.Context, cl *kafkaadmin.Client, groups []string, fam map[string]Family, ws []watched, seen map[int]*int64, at map[int]time.Duration, since time.Duration) {
+	byGroup, err := readBack(ctx, cl, groups, fam)
 	if err != nil {
 		return
-	}
-	byGroup := make(map[string]kafkaadmin.GroupOffsets, len(offs))
-	for _, g := range offs {
-		byGroup[g.Group] = g
 	}
 	for i, w := range ws {
 		if _, done := seen[i]; done {

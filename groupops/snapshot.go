@@ -2,7 +2,6 @@ package groupops
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
@@ -13,18 +12,30 @@ import (
 // TopicPartition is the shared partition name.
 type TopicPartition = vocab.TopicPartition
 
-// Group is everything one describe phase and one offset-fetch phase learn
-// about a group.
+// Group is one group as its family reads it: its description and its
+// positions (committed offsets; a share group's share-partition start
+// offsets), and the few details only its family has.
 type Group struct {
+	// Family is the group's family; "" reads as FamilyConsumer.
+	Family  Family
 	Desc    kafkaadmin.GroupDescription
 	Offsets map[TopicPartition]kafkaadmin.CommittedOffset
-	// Invalid are partitions listed with a committed offset of -1: shown
-	// without a committed offset, as the Java tool shows them.
+	// Invalid are partitions without a position: listed with a committed
+	// offset of -1 (shown without a committed offset, as the Java tool
+	// shows them), or a share group's uninitialized share-partitions.
 	Invalid []TopicPartition
+	// Share is a share group's own view (FamilyShare), nil for the others;
+	// a streams group's topology rides in Desc.Streams.
+	Share *ShareDetail
 	// Err is set when the group could not be described or its offsets
 	// fetched.
 	Err error
 }
+
+// Commits reports whether the group's positions are committed offsets
+// (consumer and streams groups): false for a share group, whose start
+// offsets have no commit time lag and whose lag is the broker's.
+func (g Group) Commits() bool { return familyOf(g.Family).commits() }
 
 // Name is the group id.
 func (g Group) Name() string { return g.Desc.Group }
@@ -209,36 +220,21 @@ func listBounds(ctx context.Context, cl *kafkaadmin.Client, tps []TopicPartition
 	return out, nil
 }
 
-// planInputs are the plan-time view of groups: type, state, members and
-// committed offsets. A group that could not be read fails the whole plan:
-// a plan must not silently leave out a group the operator named. It
-// consumes gs: each group's Offsets map is dropped once copied, so the
-// two maps of a plan's 128,000 partitions are not both held to the end
-// (plan's peak memory, docs/benchmarks.md); its callers read gs no more.
+// planInputs are the plan-time view of groups, each as its family enters
+// a plan (family.planEntry): type, state, members and current offsets. A
+// group that could not be read fails the whole plan: a plan must not
+// silently leave out a group the operator named. It consumes gs: each
+// group's Offsets map is dropped once copied, so the two maps of a plan's
+// 128,000 partitions are not both held to the end (plan's peak memory,
+// docs/benchmarks.md); its callers read gs no more.
 func planInputs(gs []Group) ([]resetplan.GroupSnapshot, error) {
 	out := make([]resetplan.GroupSnapshot, 0, len(gs))
 	for i := range gs {
 		g := gs[i]
 		gs[i].Offsets = nil
-		if g.Err != nil {
-			return nil, fmt.Errorf("group %s: %w", g.Name(), g.Err)
-		}
-		d := g.Desc
-		snap := resetplan.GroupSnapshot{Group: d.Group, Type: d.Type, State: d.State, Members: len(d.Members), Committed: make(map[TopicPartition]int64, len(g.Offsets))}
-		if !d.Exists {
-			// A group that does not exist yet can be planned: apply
-			// creates its offsets, as the Java tool's --execute does.
-			snap.State = vocab.StateDead
-			if snap.Type == "" {
-				snap.Type = vocab.TypeClassic
-			}
-		}
-		for tp, c := range g.Offsets {
-			snap.Committed[tp] = c.Offset
-		}
-		snap.Uncommitted = append(snap.Uncommitted, g.Invalid...)
-		if d.Streams != nil && len(d.Streams.Subtopologies) > 0 {
-			snap.InputTopics = d.Streams.InputTopics()
+		snap, err := familyOf(g.Family).planEntry(g)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, snap)
 	}

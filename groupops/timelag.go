@@ -121,6 +121,9 @@ func ReadTimeLags(ctx context.Context, cl *kafkaadmin.Client, s *Snapshot) error
 	var commits, qs []kafkaadmin.RecordAt
 	asked := map[kafkaadmin.RecordAt]bool{}
 	for _, g := range s.Groups {
+		if !g.Commits() {
+			continue // a share group's start offsets have no commit time
+		}
 		for tp, c := range g.Offsets {
 			key := kafkaadmin.RecordAt{TP: tp, Offset: c.Offset}
 			if _, ok := lags[key]; ok {

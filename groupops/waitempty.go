@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/resetplan"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -28,6 +30,10 @@ type WaitOptions struct {
 	// Progress, when set, is told after each describe the groups still
 	// active and the time left.
 	Progress func(active []ActiveGroup, left time.Duration)
+	// Plan, when set, is the plan the groups are in: each is described as
+	// its planned family describes its members (a share group with
+	// ShareGroupDescribe); without it, as a consumer group.
+	Plan *resetplan.Plan
 }
 
 // StillActiveError is a wait for empty groups that ended (at Until or the
@@ -78,9 +84,13 @@ func WaitEmpty(ctx context.Context, cl *kafkaadmin.Client, groups []string, o Wa
 	// A describe cut off by the wait's end fails with the connection's
 	// deadline (an i/o timeout) a moment before the context says so.
 	ended := func() bool { return wctx.Err() != nil || time.Until(end) < 100*time.Millisecond }
+	var fam map[string]Family
+	if o.Plan != nil {
+		fam = planFamilies(o.Plan)
+	}
 	var active []ActiveGroup
 	for {
-		now, err := activeGroups(wctx, cl, groups)
+		now, err := activeGroups(wctx, cl, groups, fam)
 		switch {
 		case ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return ctx.Err()
@@ -112,19 +122,29 @@ func WaitEmpty(ctx context.Context, cl *kafkaadmin.Client, groups []string, o Wa
 	}
 }
 
-// activeGroups are the groups that have members now, sorted.
-func activeGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string) ([]ActiveGroup, error) {
-	descs, err := cl.DescribeGroups(ctx, groups)
-	if err != nil {
-		return nil, err
+// activeGroups are the groups that have members now, sorted: each family
+// batch (fam: each group's family) described by its family, one phase
+// each.
+func activeGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string, fam map[string]Family) ([]ActiveGroup, error) {
+	byBatch := map[Family][]string{}
+	for _, g := range groups {
+		b := familyOf(fam[g]).batch()
+		byBatch[b] = append(byBatch[b], g)
 	}
 	var out []ActiveGroup
-	for i, d := range descs {
-		if d.Err != nil {
-			return nil, fmt.Errorf("group %s: %w", groups[i], d.Err)
+	for _, b := range slices.Sorted(maps.Keys(byBatch)) {
+		ids := byBatch[b]
+		descs, err := familyOf(b).members(ctx, cl, ids)
+		if err != nil {
+			return nil, err
 		}
-		if d.HasMembers() {
-			out = append(out, activeGroup(groups[i], d))
+		for i, d := range descs {
+			if d.Err != nil {
+				return nil, fmt.Errorf("group %s: %w", ids[i], d.Err)
+			}
+			if d.HasMembers() {
+				out = append(out, activeGroup(ids[i], d))
+			}
 		}
 	}
 	slices.SortFunc(out, func(a, b ActiveGroup) int { return strings.Compare(a.Group, b.Group) })

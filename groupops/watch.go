@@ -104,12 +104,11 @@ type counts struct {
 	rated              bool
 }
 
-// GroupWatch is one group in a sample: a consumer or streams group
-// (Group), or a share group (Share, whose start offsets are watched as
-// committed offsets and whose lag is the broker's, as describe shows it).
+// GroupWatch is one group in a sample, of any family (a share group's
+// start offsets are watched as committed offsets, and its lag is the
+// broker's, as describe shows it).
 type GroupWatch struct {
 	Group                    Group
-	Share                    *ShareGroup
 	TotalLag                 *int64
 	ConsumeRate, ProduceRate *float64
 	ETASeconds               *float64
@@ -119,101 +118,38 @@ type GroupWatch struct {
 }
 
 // Name is the group's id.
-func (g GroupWatch) Name() string {
-	if g.Share != nil {
-		return g.Share.Name()
-	}
-	return g.Group.Name()
-}
+func (g GroupWatch) Name() string { return g.Group.Name() }
 
 // State is the group's state; exists is false for a group the cluster
 // does not have.
 func (g GroupWatch) State() (state string, exists bool) {
-	if g.Share != nil {
-		return g.Share.Desc.State, g.Share.Exists()
-	}
 	return g.Group.Desc.State, g.Group.Desc.Exists
 }
 
 // Members is the number of the group's members.
-func (g GroupWatch) Members() int {
-	if g.Share != nil {
-		return len(g.Share.Desc.Members)
-	}
-	return len(g.Group.Desc.Members)
-}
+func (g GroupWatch) Members() int { return len(g.Group.Desc.Members) }
 
 // Err is why the group could not be read, nil when it was.
-func (g GroupWatch) Err() error {
-	if g.Share != nil {
-		return g.Share.Err
-	}
-	return g.Group.Err
-}
+func (g GroupWatch) Err() error { return g.Group.Err }
 
 // Add records s, taken at now, and returns every group of it, in s's
-// order.
+// order: each partition as the group's family gives it (family.watchIn).
 func (w *Watcher) Add(s *Snapshot, now time.Time) []GroupWatch {
-	return w.AddWithShare(s, nil, now)
-}
-
-// AddWithShare records a sample of consumer and streams groups (s) and of
-// share groups (share, nil when none are watched), both taken at now, and
-// returns every group of it: s's in its order, then share's.
-func (w *Watcher) AddWithShare(s *Snapshot, share *ShareSnapshot, now time.Time) []GroupWatch {
 	if w.samples == 0 {
 		w.start = now
 	}
 	w.samples++
 	at := now.Sub(w.start)
-	n := len(s.Groups)
-	if share != nil {
-		n += len(share.Groups)
-	}
-	out := make([]GroupWatch, 0, n)
-	seenGroups := make(map[string]bool, n)
+	out := make([]GroupWatch, 0, len(s.Groups))
+	seenGroups := make(map[string]bool, len(s.Groups))
 	for i := range s.Groups {
 		g := &s.Groups[i]
 		seenGroups[g.Name()] = true
 		gw := GroupWatch{Group: *g}
-		in := func(tp TopicPartition) partitionIn {
-			var p partitionIn
-			if e := s.Bounds[tp].LagEnd(s.ReadCommitted); e != nil {
-				p.end, p.known = *e, hasEnd
-			}
-			if c, ok := g.Offsets[tp]; ok {
-				p.committed, p.known = c.Offset, p.known|hasCommitted
-				if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
-					v := tl // only a found one escapes, not every lookup
-					p.timeLag = &v
-				}
-			}
-			return p
-		}
+		f := familyOf(g.Family)
+		in := func(tp TopicPartition) partitionIn { return f.watchIn(s, g, tp) }
 		w.addGroup(&gw, vocab.SortedPartitions(g.Partitions()), len(g.Desc.Members) > 0, g.Err == nil && g.Desc.Exists, at, in)
 		out = append(out, gw)
-	}
-	if share != nil {
-		for i := range share.Groups {
-			g := &share.Groups[i]
-			seenGroups[g.Name()] = true
-			gw := GroupWatch{Share: g}
-			in := func(tp TopicPartition) partitionIn {
-				p := partitionIn{lagGiven: true}
-				if e := share.Bounds[tp].End; e != nil {
-					p.end, p.known = *e, hasEnd
-				}
-				if o, ok := g.Offsets[tp]; ok {
-					p.committed, p.known = o.StartOffset, p.known|hasCommitted
-					if o.Lag != nil {
-						p.lag, p.known = *o.Lag, p.known|hasLag
-					}
-				}
-				return p
-			}
-			w.addGroup(&gw, g.Partitions(), len(g.Desc.Members) > 0, g.Err == nil && g.Exists(), at, in)
-			out = append(out, gw)
-		}
 	}
 	w.forget(seenGroups)
 	return out

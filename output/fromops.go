@@ -41,8 +41,12 @@ func NewGroupListOf(gs []kafkaadmin.GroupListing) GroupList {
 }
 
 // NewGroupDescriptionListOf turns a snapshot into the GroupDescriptionList
-// document, sorted: every view at once, nulls for what does not exist.
-// With topics, only those topics' partitions are listed.
+// document, sorted: every view at once, nulls for what does not exist,
+// groups of every family (a share group's entry: type share, per
+// partition the share-partition start offset, startOffset, with
+// committedOffset null, and the lag the broker gives; its table layout is
+// the renderer's, share.go). With topics, only those topics' partitions
+// are listed.
 func NewGroupDescriptionListOf(s *groupops.Snapshot, topics []resetplan.TopicSpec) GroupDescriptionList {
 	var filter func(vocab.TopicPartition) bool
 	if len(topics) > 0 {
@@ -101,7 +105,10 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 	g.GroupEpoch = d.GroupEpoch
 	g.TargetAssignmentEpoch = d.AssignmentEpoch
 
-	owner := map[vocab.TopicPartition]*kafkaadmin.Member{}
+	// A partition is named with its member. A share-partition is shared
+	// by every member assigned it: there it is named only when one
+	// member has it.
+	owners := map[vocab.TopicPartition][]*kafkaadmin.Member{}
 	for i := range d.Members {
 		m := &d.Members[i]
 		om := Member{
@@ -120,7 +127,8 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 		g.Members = append(g.Members, om)
 		for _, a := range m.Assignment {
 			for _, p := range a.Partitions {
-				owner[vocab.TopicPartition{Topic: a.Topic, Partition: p}] = m
+				tp := vocab.TopicPartition{Topic: a.Topic, Partition: p}
+				owners[tp] = append(owners[tp], m)
 			}
 		}
 	}
@@ -134,25 +142,16 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 	}
 	for _, tp := range keys {
 		po := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition, StreamsTopic: streamsTopicKind(d.Streams, tp.Topic)}
-		if c, ok := v.Offsets[tp]; ok {
-			po.CommittedOffset = Ptr(c.Offset)
-			po.CommittedLeaderEpoch = c.LeaderEpoch
-			po.Metadata = Ptr(c.Metadata)
-			if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
-				if tl.Timestamp != nil {
-					po.CommittedTimestamp = stamps.format(tl.Timestamp)
-				}
-				po.TimeLagMs = tl.Millis
-				po.TimeLagFlags = tl.Flags
-				po.RetentionHeadroomMs = tl.RetentionHeadroomMs
-			}
-		}
 		b := s.Bounds[tp]
 		po.LogStartOffset = b.Start
 		po.LogEndOffset = b.End
-		po.LastStableOffset = b.Stable
-		po.Lag = Lag(po.CommittedOffset, b.LagEnd(s.ReadCommitted))
-		if m := owner[tp]; m != nil {
+		if v.Commits() {
+			committedOffset(&po, v, s, tp, stamps)
+		} else {
+			startOffset(&po, v, tp)
+		}
+		if ms := owners[tp]; len(ms) == 1 || (len(ms) > 1 && v.Commits()) {
+			m := ms[len(ms)-1]
 			po.MemberID = Ptr(m.MemberID)
 			po.ClientID = Ptr(m.ClientID)
 			po.Host = Ptr(m.ClientHost)
@@ -164,6 +163,28 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 	g.MinRetentionHeadroomMs = MinRetentionHeadroom(g.Offsets)
 	g.Streams = toStreamsDescription(d.Streams)
 	return g
+}
+
+// committedOffset fills po with the group's committed offset of tp, its
+// time lag, and the lag against the log end (the last stable offset with
+// read committed).
+func committedOffset(po *PartitionOffset, v groupops.Group, s *groupops.Snapshot, tp vocab.TopicPartition, stamps timestamps) {
+	b := s.Bounds[tp]
+	if c, ok := v.Offsets[tp]; ok {
+		po.CommittedOffset = Ptr(c.Offset)
+		po.CommittedLeaderEpoch = c.LeaderEpoch
+		po.Metadata = Ptr(c.Metadata)
+		if tl, ok := s.TimeLagAt(tp, c.Offset); ok {
+			if tl.Timestamp != nil {
+				po.CommittedTimestamp = stamps.format(tl.Timestamp)
+			}
+			po.TimeLagMs = tl.Millis
+			po.TimeLagFlags = tl.Flags
+			po.RetentionHeadroomMs = tl.RetentionHeadroomMs
+		}
+	}
+	po.LastStableOffset = b.Stable
+	po.Lag = Lag(po.CommittedOffset, b.LagEnd(s.ReadCommitted))
 }
 
 func toAssignments(tps []kafkaadmin.TopicPartitions) []TopicPartitions {

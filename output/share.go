@@ -6,79 +6,25 @@ import (
 	"strconv"
 
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
 // TypeShare is the type of a share group (KIP-932) in documents.
 const TypeShare = vocab.TypeShare
 
-// ShareGroupDescriptionsOf turns a share snapshot into GroupDescription
-// entries (type share) for the describe document: per partition the
-// share-partition start offset (startOffset; committedOffset is null) and
-// the lag the broker gives (DescribeShareGroupOffsets v1; null where it
-// does not). filter, when set, keeps only the partitions it covers.
-func ShareGroupDescriptionsOf(s *groupops.ShareSnapshot, filter func(vocab.TopicPartition) bool) []GroupDescription {
-	out := make([]GroupDescription, 0, len(s.Groups))
-	for _, g := range s.Groups {
-		out = append(out, describeShareGroup(g, s, filter))
+// startOffset fills po with a share group's start offset of tp (with its
+// leader epoch) and the lag the broker gives (DescribeShareGroupOffsets
+// v1; null where it does not).
+func startOffset(po *PartitionOffset, v groupops.Group, tp vocab.TopicPartition) {
+	if c, ok := v.Offsets[tp]; ok {
+		po.StartOffset = Ptr(c.Offset)
+		po.CommittedLeaderEpoch = c.LeaderEpoch
 	}
-	return out
-}
-
-func describeShareGroup(v groupops.ShareGroup, s *groupops.ShareSnapshot, filter func(vocab.TopicPartition) bool) GroupDescription {
-	d := v.Desc
-	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
-	if v.Err != nil {
-		g.Error = errText(v.Err)
-		return g
-	}
-	if !v.Exists() {
-		g.Error = Ptr(vocab.ErrGroupNotFound.Error())
-		return g
-	}
-	g.State, g.Type = Ptr(d.State), Ptr(TypeShare)
-	if d.Assignor != "" {
-		g.Assignor = Ptr(d.Assignor)
-	}
-	if d.Coordinator.Host != "" {
-		g.Coordinator = &Coordinator{ID: d.Coordinator.ID, Host: d.Coordinator.Host, Port: d.Coordinator.Port}
-	}
-	g.GroupEpoch, g.TargetAssignmentEpoch = Ptr(d.GroupEpoch), Ptr(d.AssignmentEpoch)
-	// A share-partition is shared by every member assigned it: the
-	// offsets name one only when one member has it.
-	owners := map[vocab.TopicPartition][]*kafkaadmin.ShareMember{}
-	for i := range d.Members {
-		m := &d.Members[i]
-		g.Members = append(g.Members, Member{MemberID: m.MemberID, ClientID: m.ClientID, Host: m.ClientHost, MemberEpoch: Ptr(m.MemberEpoch), Assignments: toAssignments(m.Assignment)})
-		for _, a := range m.Assignment {
-			for _, p := range a.Partitions {
-				tp := vocab.TopicPartition{Topic: a.Topic, Partition: p}
-				owners[tp] = append(owners[tp], m)
-			}
-		}
-	}
-	for _, tp := range v.Partitions() {
-		if filter != nil && !filter(tp) {
-			continue
-		}
-		po := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition}
-		if o, ok := v.Offsets[tp]; ok {
-			po.StartOffset = Ptr(o.StartOffset)
-			if o.LeaderEpoch >= 0 {
-				po.CommittedLeaderEpoch = Ptr(o.LeaderEpoch)
-			}
+	if v.Share != nil {
+		if o, ok := v.Share.Offsets[tp]; ok {
 			po.Lag = o.Lag
 		}
-		b := s.Bounds[tp]
-		po.LogStartOffset, po.LogEndOffset = b.Start, b.End
-		if ms := owners[tp]; len(ms) == 1 {
-			po.MemberID, po.ClientID, po.Host = Ptr(ms[0].MemberID), Ptr(ms[0].ClientID), Ptr(ms[0].ClientHost)
-		}
-		g.Offsets = append(g.Offsets, po)
 	}
-	g.TotalLag = SumLag(g.Offsets)
-	return g
 }
 
 // Position is where the group resumes on the partition: the committed

@@ -90,8 +90,8 @@ func FuzzWatchMath(f *testing.F) {
 		type counts struct{ consumed, produced *big.Int }
 		prev := map[int]*[2]*int64{} // partition → committed, end of the sample before
 		for i := range 3 {
-			s, share := fuzzSample(offs[i], known>>(4*i), shareLag, shareLag2, i)
-			gs := w.AddWithShare(s, share, at[i])
+			s := fuzzSample(offs[i], known>>(4*i), shareLag, shareLag2, i)
+			gs := w.Add(s, at[i])
 			if len(gs) != 2 {
 				t.Fatalf("%d groups, want 2", len(gs))
 			}
@@ -149,7 +149,7 @@ func FuzzWatchMath(f *testing.F) {
 // 0 and 1 (offs: committed and end of each), each offset known when its
 // bit of known is set, and a share group of partition 0 whose lag is the
 // broker's.
-func fuzzSample(offs [4]int64, known uint16, shareLag, shareLag2 int64, i int) (*groupops.Snapshot, *groupops.ShareSnapshot) {
+func fuzzSample(offs [4]int64, known uint16, shareLag, shareLag2 int64, i int) *groupops.Snapshot {
 	g := groupops.Group{Desc: kafkaadmin.GroupDescription{Group: "c", Exists: true, State: "Stable"}, Offsets: map[groupops.TopicPartition]kafkaadmin.CommittedOffset{}}
 	s := &groupops.Snapshot{Bounds: map[groupops.TopicPartition]groupops.LogBounds{}}
 	for p := range 2 {
@@ -168,9 +168,11 @@ func fuzzSample(offs [4]int64, known uint16, shareLag, shareLag2 int64, i int) (
 	s.Groups = []groupops.Group{g}
 	tp := groupops.TopicPartition{Topic: "t", Partition: 0}
 	lag := []*int64{&shareLag, &shareLag2, nil}[i]
-	sg := groupops.ShareGroup{Desc: kafkaadmin.ShareGroupDescription{Group: "s", Exists: true, State: "Stable"},
-		Offsets: map[groupops.TopicPartition]kafkaadmin.ShareOffset{tp: {StartOffset: offs[0], Lag: lag}}}
-	return s, &groupops.ShareSnapshot{Groups: []groupops.ShareGroup{sg}, Bounds: s.Bounds}
+	sg := groupops.Group{Family: groupops.FamilyShare, Desc: kafkaadmin.GroupDescription{Group: "s", Exists: true, State: "Stable", Type: "share"},
+		Offsets: map[groupops.TopicPartition]kafkaadmin.CommittedOffset{tp: {Offset: offs[0]}},
+		Share:   &groupops.ShareDetail{Offsets: map[groupops.TopicPartition]kafkaadmin.ShareOffset{tp: {StartOffset: offs[0], Lag: lag}}}}
+	s.Groups = append(s.Groups, sg)
+	return s
 }
 
 // checkWatch renders gs as watch does, in every format, and checks that

@@ -2,29 +2,34 @@ package groupops
 
 import (
 	"context"
-	"slices"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
-// NoStreamsNote is the one line `kcg list --type streams` (or any --type
-// naming streams) prints on stderr on a cluster without streams groups
-// (Kafka before 4.1, or the feature off), so an empty list is not taken
-// for "no application uses this cluster"; "" when the cluster has them
-// or types do not ask for them. kcg manages streams groups like consumer
-// groups (their offsets are the usual committed offsets); see
-// docs/group-types.md.
-func NoStreamsNote(ctx context.Context, cl *kafkaadmin.Client, types []string) (string, error) {
-	if !slices.Contains(types, vocab.TypeStreams) {
-		return "", nil
-	}
-	ok, err := cl.HasStreamsGroups(ctx)
-	if err != nil || ok {
-		return "", err
-	}
-	return "note: " + kafkaadmin.ErrNoStreamsGroups.Error(), nil
+// streamsFamily is FamilyStreams: KIP-1071 streams groups. They keep
+// ordinary committed offsets (OffsetCommit, OffsetFetch, OffsetDelete,
+// DeleteGroups), so they are read and written as consumer groups, in the
+// same request phases; their describe (StreamsGroupDescribe) carries the
+// topology and tasks in GroupDescription.Streams. Only whether the
+// cluster has them is their own.
+type streamsFamily struct{ consumerFamily }
+
+func (streamsFamily) types() []string { return []string{vocab.TypeStreams} }
+
+func (streamsFamily) tool() string { return "kafka-streams-groups.sh" }
+
+func (streamsFamily) available(ctx context.Context, cl *kafkaadmin.Client) (bool, error) {
+	return cl.HasStreamsGroups(ctx)
 }
+
+func (streamsFamily) unavailable() error { return &NoStreamsGroupsError{} }
+
+// note is the one line `kcg list --type streams` (or any --type naming
+// streams) prints on stderr on a cluster without streams groups (Kafka
+// before 4.1, or the feature off), so an empty list is not taken for "no
+// application uses this cluster". See docs/group-types.md.
+func (streamsFamily) note() string { return "note: " + kafkaadmin.ErrNoStreamsGroups.Error() }
 
 // NoStreamsGroupsError is `plan --all-groups --type streams` on a
 // cluster without streams groups (Kafka 3.9, 4.0): exit 3, one line, as

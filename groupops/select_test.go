@@ -1,4 +1,4 @@
-package commands
+package groupops
 
 import (
 	"slices"
@@ -10,9 +10,10 @@ import (
 // Group names are completed for every type kcg manages (classic with the
 // consumer protocol, consumer, share, streams) and for no other (a Connect
 // group, a type Kafka adds later): kfake has no streams groups, so the
-// streams case is here.
+// streams case is here. (Was commands' TestCompletionGroupsOfEveryManagedType:
+// completion asks groupops.ManagedGroupNames now.)
 func TestCompletionGroupsOfEveryManagedType(t *testing.T) {
-	got := completionGroups([]kafkaadmin.GroupListing{
+	got := managedGroups([]kafkaadmin.GroupListing{
 		{Group: "billing", Type: "classic", ProtocolType: "consumer"},
 		{Group: "empty-classic", Type: "classic"},
 		{Group: "kip848", Type: "consumer", ProtocolType: "consumer"},

@@ -1,0 +1,354 @@
+package groupops
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/kcg-dev/kcg/vocab"
+)
+
+// Which groups, of which family: the one place that answers it, for both
+// command lines. Named groups are typed by reading them (ClassifyNamed),
+// --all-groups by its own listing (ListAllGroups, Listed.Typed), a plan's
+// groups by their coordinators' listings (Classify); `kcg list` lists by
+// type (ListGroupsOfTypes, ListNotes) and completion offers the groups of
+// every family (ManagedGroupNames). A group of no registered family is
+// refused with *OtherTypeError before anything is read or written.
+
+// Typed is a command's groups split by family, each in the order given,
+// with what classifying them read already (named groups: ClassifyNamed),
+// which Describe does not read again.
+type Typed struct {
+	ids    []string
+	family map[string]Family
+	types  map[string]string
+	read   map[string]Group
+}
+
+// TypedAs is ids all of family f, as a caller that has checked their
+// family knows them (the drop-in of a Java tool that manages one family).
+func TypedAs(f Family, ids []string) Typed {
+	t := Typed{ids: ids, family: make(map[string]Family, len(ids)), types: make(map[string]string, len(ids))}
+	for _, id := range ids {
+		t.family[id] = f
+	}
+	return t
+}
+
+// IDs are the groups, in the order given.
+func (t Typed) IDs() []string { return t.ids }
+
+// Of returns the groups of family f, in the order given.
+func (t Typed) Of(f Family) []string {
+	out := []string{}
+	for _, id := range t.ids {
+		if t.FamilyOf(id) == f {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// FamilyOf is group id's family; an id the cluster does not list (a new
+// group, or only committed offsets) is a consumer group.
+func (t Typed) FamilyOf(id string) Family {
+	if f, ok := t.family[id]; ok {
+		return f
+	}
+	return FamilyConsumer
+}
+
+// listed reports whether the cluster listed id (with a type).
+func (t Typed) listed(id string) bool {
+	_, ok := t.family[id]
+	return ok
+}
+
+// Only reports whether every group is of family f.
+func (t Typed) Only(f Family) bool {
+	return len(t.Of(f)) == len(t.ids)
+}
+
+// refuseFirst is the *OtherTypeError of the first group (in the order
+// given) of no registered family, or nil.
+func (t Typed) refuseFirst(op Op) error {
+	for _, id := range t.ids {
+		if f, ok := t.family[id]; ok && !Handles(f, op) {
+			return &OtherTypeError{Group: id, Type: t.types[id]}
+		}
+	}
+	return nil
+}
+
+// Classify lists the types of ids (ListGroups v5 of their coordinators
+// only, so a broker that is down and coordinates none of them does not
+// fail the command) and splits them by family. The first id (in the order
+// given) of no registered family is an *OtherTypeError. plan, apply and
+// the deletes call it before they read or write a group, and apply again
+// at apply time: a group id can be deleted and reused as another type
+// between plan and apply.
+func Classify(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) (Typed, error) {
+	if len(ids) == 0 {
+		return Typed{}, nil
+	}
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return Typed{}, err
+	}
+	return classifyListing(gs, ids, op)
+}
+
+// ClassifyNamed is Classify for groups named on the command line, done by
+// reading them: the consumer family's read (describe and committed
+// offsets at once, ReadGroups) types each group from the describe answer
+// that knew it (ConsumerGroupDescribe: consumer, DescribeGroups: classic,
+// StreamsGroupDescribe: streams). Only the groups no describe knew (a
+// share group, a type kcg does not know, a group that does not exist) are
+// looked up in their coordinators' listings, as Classify does. The groups
+// of the families that read the same way are kept in the Typed, so
+// Describe does not read them again: describing one group lists no group
+// of its coordinator (a megabyte at 20,000 groups) to learn its type.
+func ClassifyNamed(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) (Typed, error) {
+	if len(ids) == 0 {
+		return Typed{}, nil
+	}
+	probe := familyOf(FamilyConsumer)
+	gs, err := probe.read(ctx, cl, ids)
+	if err != nil {
+		return Typed{}, err
+	}
+	t := Typed{ids: ids, family: make(map[string]Family, len(ids)), types: make(map[string]string, len(ids)), read: make(map[string]Group, len(ids))}
+	var unknown []string
+	for i, g := range gs {
+		switch {
+		case g.Desc.Err != nil:
+			// Not classified: read as a consumer group, whose read
+			// carries the error (every read of it fails on its own).
+		case g.Desc.Exists:
+			t.family[ids[i]], t.types[ids[i]] = FamilyOf(g.Desc.Type), g.Desc.Type
+		default:
+			unknown = append(unknown, ids[i])
+		}
+	}
+	if len(unknown) > 0 {
+		listing, err := cl.ListCoordinatedGroups(ctx, unknown, kafkaadmin.ListGroupsOptions{})
+		if err != nil {
+			return Typed{}, err
+		}
+		for _, g := range listing {
+			if slices.Contains(unknown, g.Group) {
+				t.family[g.Group], t.types[g.Group] = FamilyOf(g.Type), g.Type
+			}
+		}
+	}
+	if err := t.refuseFirst(op); err != nil {
+		return t, err
+	}
+	for i, g := range gs {
+		if f := t.FamilyOf(ids[i]); familyOf(f).batch() == probe.batch() {
+			g.Family = f
+			t.read[ids[i]] = g
+		}
+	}
+	return t, nil
+}
+
+// classifyListing is Classify over a listing.
+func classifyListing(listing []kafkaadmin.GroupListing, ids []string, op Op) (Typed, error) {
+	t := Typed{ids: ids, family: make(map[string]Family, len(ids)), types: make(map[string]string, len(ids))}
+	listed := make(map[string]string, len(listing))
+	for _, g := range listing {
+		listed[g.Group] = g.Type
+	}
+	for _, id := range ids {
+		typ, ok := listed[id]
+		if !ok {
+			continue
+		}
+		f := FamilyOf(typ)
+		t.family[id], t.types[id] = f, typ
+		if !Handles(f, op) {
+			return t, &OtherTypeError{Group: id, Type: typ}
+		}
+	}
+	return t, nil
+}
+
+// AllGroupTypes are the types `plan --all-groups --type` accepts.
+var AllGroupTypes = []string{vocab.TypeClassic, vocab.TypeConsumer, vocab.TypeShare, vocab.TypeStreams}
+
+// DefaultAllGroupsTypes is what --all-groups means without --type:
+// consumer groups only, so a consumer-group reset never touches a share
+// or streams group by accident.
+var DefaultAllGroupsTypes = []string{vocab.TypeClassic, vocab.TypeConsumer}
+
+// ParseAllGroupsTypes parses --type of --all-groups: the Java tool's list
+// syntax over classic, consumer, share and streams ("all" is every one of
+// them).
+func ParseAllGroupsTypes(input string) ([]string, error) {
+	if strings.EqualFold(strings.TrimSpace(input), TypeAll) {
+		return slices.Clone(AllGroupTypes), nil
+	}
+	t, ok := parseNameList(input, AllGroupTypes)
+	if !ok {
+		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(AllGroupTypes, ", "))
+	}
+	return t, nil
+}
+
+// GroupIDsOfTypes lists the ids --all-groups means with types (nil: the
+// default, DefaultAllGroupsTypes), sorted. A classic group counts only
+// with the consumer protocol (Connect groups never). others counts the
+// groups left out whose family kcg could manage or does not know
+// (share, streams, other), so the caller can say so.
+func GroupIDsOfTypes(ctx context.Context, cl *kafkaadmin.Client, types []string) (ids []string, others int, err error) {
+	l, err := ListAllGroups(ctx, cl, types)
+	if err != nil {
+		return nil, 0, err
+	}
+	return l.IDs, l.Others, nil
+}
+
+// Listed is what --all-groups lists: the ids of the types asked (sorted),
+// how many groups it left out (as GroupIDsOfTypes counts them), and the
+// listing itself, which already names each id's type.
+type Listed struct {
+	IDs     []string
+	Others  int
+	listing []kafkaadmin.GroupListing
+}
+
+// Typed is Classify of l.IDs from the listing that found them: no request.
+// A sample of kcg watch --all-groups or describe --all-groups used to list
+// every group a second time to learn types the first listing had named.
+func (l Listed) Typed(op Op) (Typed, error) {
+	return classifyListing(l.listing, l.IDs, op)
+}
+
+// sortedFamilies are the registered families in name order: the order
+// their availability is asked and their notes are printed in.
+func sortedFamilies() []family {
+	names := make([]Family, 0, len(families))
+	for f := range families {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	out := make([]family, 0, len(names))
+	for _, n := range names {
+		out = append(out, families[n])
+	}
+	return out
+}
+
+// asks reports whether types name one of f's types.
+func asks(types []string, f family) bool {
+	return slices.ContainsFunc(f.types(), func(t string) bool { return slices.Contains(types, t) })
+}
+
+// ListAllGroups is GroupIDsOfTypes keeping the listing (Listed.Typed).
+func ListAllGroups(ctx context.Context, cl *kafkaadmin.Client, types []string) (Listed, error) {
+	if types == nil {
+		types = DefaultAllGroupsTypes
+	}
+	// --type all (or every type listed) is every type the cluster has: on
+	// 3.9 and 4.0 it plans the consumer groups. A type named on its own
+	// that the cluster lacks is refused below.
+	every := len(types) == len(AllGroupTypes) && !slices.ContainsFunc(AllGroupTypes, func(t string) bool { return !slices.Contains(types, t) })
+	if every {
+		types = slices.Clone(types)
+		for _, f := range sortedFamilies() {
+			ok, err := f.available(ctx, cl)
+			if err != nil {
+				return Listed{}, err
+			}
+			if !ok {
+				types = slices.DeleteFunc(types, func(s string) bool { return slices.Contains(f.types(), s) })
+			}
+		}
+	}
+	// A type of a family the cluster lacks (--type share on 3.9, 4.0;
+	// --type streams on kfake): say so rather than plan nothing.
+	for _, f := range sortedFamilies() {
+		if !asks(types, f) {
+			continue
+		}
+		if ok, err := f.available(ctx, cl); err != nil {
+			return Listed{}, err
+		} else if !ok {
+			return Listed{}, f.unavailable()
+		}
+	}
+	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return Listed{}, err
+	}
+	ids, others := idsOfTypes(gs, types)
+	return Listed{IDs: ids, Others: others, listing: gs}, nil
+}
+
+// idsOfTypes is GroupIDsOfTypes over a listing.
+func idsOfTypes(gs []kafkaadmin.GroupListing, types []string) (ids []string, others int) {
+	ids = []string{}
+	for _, g := range gs {
+		typ := strings.ToLower(g.Type)
+		if typ == "" {
+			typ = vocab.TypeClassic
+		}
+		switch {
+		case FamilyOfListing(g) != FamilyOther && slices.Contains(types, typ):
+			ids = append(ids, g.Group)
+		case isOtherType(g.Type):
+			others++
+		}
+	}
+	slices.Sort(ids)
+	return ids, others
+}
+
+// ListNotes are the lines `kcg list --type` prints on stderr for each type
+// it names whose family the cluster does not have (share groups before
+// Kafka 4.1, streams groups before 4.1 or with the feature off), so an
+// empty list is not taken for "no such group"; none when the cluster has
+// them or types do not ask for them.
+func ListNotes(ctx context.Context, cl *kafkaadmin.Client, types []string) ([]string, error) {
+	var out []string
+	for _, f := range sortedFamilies() {
+		if f.note() == "" || !asks(types, f) {
+			continue
+		}
+		ok, err := f.available(ctx, cl)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, f.note())
+		}
+	}
+	return out, nil
+}
+
+// ManagedGroupNames are the ids of the groups kcg manages (the groups of
+// every registered family, as `kcg list --type all` shows them), less
+// those of a type it refuses (Connect groups, types Kafka adds later):
+// what shell completion offers. One listing of every broker.
+func ManagedGroupNames(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
+	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return managedGroups(gs), nil
+}
+
+// managedGroups is ManagedGroupNames over a listing.
+func managedGroups(gs []kafkaadmin.GroupListing) []string {
+	var names []string
+	for _, g := range gs {
+		if FamilyOfListing(g) != FamilyOther {
+			names = append(names, g.Group)
+		}
+	}
+	return names
+}
