@@ -7,7 +7,6 @@ import (
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -28,9 +27,9 @@ func listCommand(s IO) *cli.Command {
 }
 
 type listOptions struct {
-	// filter.Types are --type's values: nil (the consumer groups), group
-	// types, or groupops.TypeAll.
-	filter kafkaadmin.ListGroupsOptions
+	// states are --state's values (nil: every state); types are --type's:
+	// nil (the consumer groups), group types, or groupops.TypeAll.
+	states, types []string
 	format output.Format
 	dial   dialFunc
 }
@@ -42,12 +41,12 @@ func listOptionsFrom(c *cli.Context) (listOptions, error) {
 	}
 	var err error
 	if c.IsSet("state") {
-		if o.filter.States, err = groupops.ParseStates(c.String("state")); err != nil {
+		if o.states, err = groupops.ParseStates(c.String("state")); err != nil {
 			return o, app.Usagef("%s", err)
 		}
 	}
 	if c.IsSet("type") {
-		if o.filter.Types, err = groupops.ParseListTypes(c.String("type")); err != nil {
+		if o.types, err = groupops.ParseListTypes(c.String("type")); err != nil {
 			return o, app.Usagef("%s", err)
 		}
 	}
@@ -62,11 +61,11 @@ func runList(parent context.Context, s IO, o listOptions) error {
 		return err
 	}
 	defer done()
-	gs, err := groupops.ListGroupsOfTypes(ctx, cl, o.filter.States, o.filter.Types)
+	gs, err := groupops.ListGroupsOfTypes(ctx, cl, o.states, o.types)
 	if err != nil {
 		return err
 	}
-	notes, err := groupops.ListNotes(ctx, cl, o.filter.Types)
+	notes, err := groupops.ListNotes(ctx, cl, o.types)
 	if err != nil {
 		return err
 	}

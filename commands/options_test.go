@@ -133,7 +133,7 @@ func TestApplyShowDiffOptions(t *testing.T) {
 
 func TestListAndDeleteOptions(t *testing.T) {
 	l, err := parseOptions(t, "list", listOptionsFrom, "--state", "stable,EMPTY", "--type", "Consumer")
-	if err != nil || !slices.Equal(l.filter.States, []string{"Stable", "Empty"}) || !slices.Equal(l.filter.Types, []string{"consumer"}) {
+	if err != nil || !slices.Equal(l.states, []string{"Stable", "Empty"}) || !slices.Equal(l.types, []string{"consumer"}) {
 		t.Errorf("list options = %+v, %v", l, err)
 	}
 	for _, bad := range [][]string{{"--state", "Stable,Nope"}, {"--type", "nope"}, {"--type", "all,share"}, {"extra"}} {

@@ -73,7 +73,7 @@ func checkLostDeletes(ctx context.Context, cl *kafkaadmin.Client, res map[string
 		return
 	}
 	slices.Sort(lost)
-	gs, err := cl.ListCoordinatedGroups(ctx, lost, kafkaadmin.ListGroupsOptions{})
+	gs, err := listCoordinated(ctx, cl, lost)
 	if err != nil {
 		for _, g := range lost {
 			res[g] = fmt.Errorf("%w: %w (check with kcg list)", ErrOutcomeUnknown, res[g])

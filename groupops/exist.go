@@ -1,63 +1,9 @@
 package groupops
 
 import (
-	"context"
 	"slices"
 	"strings"
-
-	"github.com/kcg-dev/kcg/kafkaadmin"
 )
-
-// MissingGroups returns the groups of ids the cluster does not list (of
-// any type: a group with only committed offsets is listed too), in the
-// order given, and, when some are missing, every group id the cluster
-// lists, sorted, to suggest from. Whether a group exists is asked of its
-// coordinator only, so a broker that is down and coordinates none of ids
-// does not fail the check; it only makes the suggestions fewer.
-func MissingGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) (missing, existing []string, err error) {
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return nil, nil, err
-	}
-	listed := make(map[string]bool, len(gs))
-	for _, g := range gs {
-		listed[g.Group] = true
-	}
-	for _, id := range ids {
-		if !listed[id] {
-			missing = append(missing, id)
-		}
-	}
-	if len(missing) == 0 {
-		return nil, nil, nil
-	}
-	if all, lerr := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{}); lerr == nil {
-		gs = all
-	}
-	return missing, groupIDs(gs), nil
-}
-
-// GroupNames is every group id the cluster lists, sorted: what to suggest
-// from (ClosestNames) for a group a command found missing by other means
-// (describe knows it from its coordinator's answers). One listing of
-// every broker.
-func GroupNames(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
-	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return groupIDs(gs), nil
-}
-
-// groupIDs is the sorted, distinct ids of gs.
-func groupIDs(gs []kafkaadmin.GroupListing) []string {
-	ids := make([]string, 0, len(gs))
-	for _, g := range gs {
-		ids = append(ids, g.Group)
-	}
-	slices.Sort(ids)
-	return slices.Compact(ids)
-}
 
 // ClosestNames returns up to n of candidates closest to name by edit
 // distance (case-insensitive), nearest first, only those plausibly a typo

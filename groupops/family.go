@@ -80,6 +80,16 @@ type family interface {
 	// tool is the Apache Kafka tool that manages the family's groups
 	// ("": kafka-groups.sh, the generic one).
 	tool() string
+	// list is the family's groups in opts.States (a Java tool's --list;
+	// opts.Types narrows the consumer family, kafka-consumer-groups' --type).
+	list(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error)
+	// missing is the wire's one-line error of a cluster without the
+	// family's groups (what the Java tools print); nil for a family every
+	// cluster has (no request is made to ask).
+	missing() error
+	// foreign is the refusal of a listed group that is not the family's,
+	// named on the command line of the family's Java tool; nil when it is.
+	foreign(g kafkaadmin.GroupListing) error
 	// watchIn is what a sample of the Watcher takes of one partition.
 	watchIn(s *Snapshot, g *Group, tp TopicPartition) partitionIn
 }

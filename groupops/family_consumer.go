@@ -201,3 +201,23 @@ func (consumerFamily) watchIn(s *Snapshot, g *Group, tp TopicPartition) partitio
 	}
 	return p
 }
+
+// list is ListConsumerGroups: every type the broker lists (opts.Types
+// narrows it: kafka-consumer-groups' --type), classic groups only with
+// the consumer protocol, sorted.
+func (consumerFamily) list(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error) {
+	return ListConsumerGroups(ctx, cl, opts)
+}
+
+func (consumerFamily) missing() error { return nil }
+
+// foreign refuses a share, streams or other group named on
+// kafka-consumer-groups' command line (drop-in mode manages consumer
+// groups only, as the Java tool does, so a script written for consumer
+// groups never resets a Kafka Streams application by its application id).
+func (consumerFamily) foreign(g kafkaadmin.GroupListing) error {
+	if isOtherType(g.Type) {
+		return &OtherTypeError{Group: g.Group, Type: g.Type}
+	}
+	return nil
+}

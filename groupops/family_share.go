@@ -325,3 +325,13 @@ func (shareFamily) watchIn(s *Snapshot, g *Group, tp TopicPartition) partitionIn
 	}
 	return p
 }
+
+func (shareFamily) list(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error) {
+	return listOfTypes(ctx, cl, opts, vocab.TypeShare)
+}
+
+func (shareFamily) missing() error { return &NoShareGroupsError{API: "ShareGroupDescribe"} }
+
+func (shareFamily) foreign(g kafkaadmin.GroupListing) error {
+	return foreignTo(FamilyShare, vocab.TypeShare, g)
+}

@@ -43,28 +43,12 @@ func (*NoStreamsGroupsError) Error() string {
 
 func (*NoStreamsGroupsError) Unwrap() error { return kafkaadmin.ErrNoStreamsGroups }
 
-// RefuseStreamsGroups is RefuseOtherTypes that refuses streams groups
-// too: the kafka-consumer-groups command line (drop-in mode) manages
-// consumer groups only, as the Java tool does, so a script written for
-// consumer groups never resets a Kafka Streams application by its
-// application id; kafka-streams-groups' command line and kcg's own
-// commands manage streams groups.
-func RefuseStreamsGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return err
-	}
-	types := make(map[string]string, len(gs))
-	for _, g := range gs {
-		types[g.Group] = g.Type
-	}
-	for _, id := range ids {
-		if t, ok := types[id]; ok && isOtherType(t) {
-			return &OtherTypeError{Group: id, Type: t}
-		}
-	}
-	return nil
+func (streamsFamily) list(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error) {
+	return listOfTypes(ctx, cl, opts, vocab.TypeStreams)
+}
+
+func (streamsFamily) missing() error { return kafkaadmin.ErrNoStreamsGroups }
+
+func (streamsFamily) foreign(g kafkaadmin.GroupListing) error {
+	return foreignTo(FamilyStreams, vocab.TypeStreams, g)
 }

@@ -114,6 +114,11 @@ func (*fakeFamily) unavailable() error                                          
 func (*fakeFamily) note() string                                                { return "" }
 func (*fakeFamily) commits() bool                                               { return false }
 func (*fakeFamily) tool() string                                                { return "" }
+func (*fakeFamily) missing() error                                              { return nil }
+func (*fakeFamily) list(context.Context, *kafkaadmin.Client, kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error) {
+	return nil, nil
+}
+func (*fakeFamily) foreign(kafkaadmin.GroupListing) error { return nil }
 func (*fakeFamily) watchIn(s *Snapshot, g *Group, tp TopicPartition) partitionIn {
 	return consumerFamily{}.watchIn(s, g, tp)
 }

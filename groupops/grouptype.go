@@ -1,12 +1,9 @@
 package groupops
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/vocab"
 )
 
@@ -45,37 +42,6 @@ func isOtherType(t string) bool {
 	return true
 }
 
-// RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
-// the order given) that is not a consumer group (FamilyConsumer), or nil:
-// the consumer-group code (snapshot, plan, apply, deletes) calls it before
-// it reads or writes, and apply again at apply time, since a group id can
-// be deleted and reused as another type between plan and apply. The
-// commands route other families elsewhere first (Classify).
-func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
-	if err != nil {
-		return err
-	}
-	return otherTypeIn(gs, ids)
-}
-
-// otherTypeIn is RefuseOtherTypes over a listing.
-func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
-	types := make(map[string]string, len(listing))
-	for _, g := range listing {
-		types[g.Group] = g.Type
-	}
-	for _, id := range ids {
-		if t, ok := types[id]; ok && !commitsOffsets(FamilyOf(t)) {
-			return &OtherTypeError{Group: id, Type: t}
-		}
-	}
-	return nil
-}
-
 // commitsOffsets reports whether groups of family f are registered and
 // keep committed offsets: the groups the consumer-group code reads and
 // writes.
@@ -102,30 +68,4 @@ func ParseListTypes(input string) ([]string, error) {
 		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(ListTypes, ", "))
 	}
 	return t, nil
-}
-
-// ListGroupsOfTypes lists groups for `kcg list`, sorted by group id: with
-// no types, the consumer groups (ListConsumerGroups); with "all", every
-// group the broker lists; otherwise the groups of those types, a classic
-// one only when it is a consumer group (as without --type).
-func ListGroupsOfTypes(ctx context.Context, cl *kafkaadmin.Client, states, types []string) ([]kafkaadmin.GroupListing, error) {
-	opts := kafkaadmin.ListGroupsOptions{States: states}
-	if len(types) == 0 || (!slices.Contains(types, TypeAll) && !slices.ContainsFunc(types, isOtherType)) {
-		opts.Types = types
-		return ListConsumerGroups(ctx, cl, opts)
-	}
-	if !slices.Contains(types, TypeAll) {
-		opts.Types = types
-	}
-	gs, err := cl.ListGroups(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	out := gs[:0:0]
-	for _, g := range gs {
-		if isOtherType(g.Type) || slices.Contains(types, TypeAll) || vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
-			out = append(out, g)
-		}
-	}
-	return out, nil
 }

@@ -1,39 +1,12 @@
 package groupops
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/vocab"
 )
-
-// ListConsumerGroups lists the groups the Java tool lists as consumer
-// groups (vocab.IsConsumerGroup), filtered by opts, sorted by group id.
-func ListConsumerGroups(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error) {
-	gs, err := cl.ListGroups(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	out := gs[:0:0]
-	for _, g := range gs {
-		if vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
-			out = append(out, g)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b kafkaadmin.GroupListing) int { return strings.Compare(a.Group, b.Group) })
-	return out, nil
-}
-
-// AllGroupIDs lists every consumer group id, sorted: what --all-groups
-// means without --type (GroupIDsOfTypes). others counts the share,
-// streams and other non-consumer groups it left out, so the caller can
-// say so.
-func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) (ids []string, others int, err error) {
-	return GroupIDsOfTypes(ctx, cl, nil)
-}
 
 // parseNameList parses a --state or --type value the way the Java tool
 // does: comma-separated, trimmed, case-insensitive, trailing empty items

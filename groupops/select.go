@@ -352,3 +352,283 @@ func managedGroups(gs []kafkaadmin.GroupListing) []string {
 	}
 	return names
 }
+
+// listCoordinated is the listing of ids' coordinators (every group
+// each of them coordinates).
+func listCoordinated(ctx context.Context, cl *kafkaadmin.Client, ids []string) ([]kafkaadmin.GroupListing, error) {
+	return cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+}
+
+// MissingGroups returns the groups of ids the cluster does not list (of
+// any type: a group with only committed offsets is listed too), in the
+// order given, and, when some are missing, every group id the cluster
+// lists, sorted, to suggest from. Whether a group exists is asked of its
+// coordinator only, so a broker that is down and coordinates none of ids
+// does not fail the check; it only makes the suggestions fewer.
+func MissingGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) (missing, existing []string, err error) {
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	listed := make(map[string]bool, len(gs))
+	for _, g := range gs {
+		listed[g.Group] = true
+	}
+	for _, id := range ids {
+		if !listed[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil, nil, nil
+	}
+	if all, lerr := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{}); lerr == nil {
+		gs = all
+	}
+	return missing, groupIDs(gs), nil
+}
+
+// GroupNames is every group id the cluster lists, sorted: what to suggest
+// from (ClosestNames) for a group a command found missing by other means
+// (describe knows it from its coordinator's answers). One listing of
+// every broker.
+func GroupNames(ctx context.Context, cl *kafkaadmin.Client) ([]string, error) {
+	gs, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return groupIDs(gs), nil
+}
+
+// groupIDs is the sorted, distinct ids of gs.
+func groupIDs(gs []kafkaadmin.GroupListing) []string {
+	ids := make([]string, 0, len(gs))
+	for _, g := range gs {
+		ids = append(ids, g.Group)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// RefuseOtherTypes returns an *OtherTypeError for the first of ids (in
+// the order given) that is not a consumer group (FamilyConsumer), or nil:
+// the consumer-group code (snapshot, plan, apply, deletes) calls it before
+// it reads or writes, and apply again at apply time, since a group id can
+// be deleted and reused as another type between plan and apply. The
+// commands route other families elsewhere first (Classify).
+func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	if err != nil {
+		return err
+	}
+	return otherTypeIn(gs, ids)
+}
+
+// otherTypeIn is RefuseOtherTypes over a listing.
+func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
+	types := make(map[string]string, len(listing))
+	for _, g := range listing {
+		types[g.Group] = g.Type
+	}
+	for _, id := range ids {
+		if t, ok := types[id]; ok && !commitsOffsets(FamilyOf(t)) {
+			return &OtherTypeError{Group: id, Type: t}
+		}
+	}
+	return nil
+}
+
+// ListGroupsOfTypes lists groups for `kcg list`, sorted by group id: with
+// no types, the consumer groups (ListConsumerGroups); with "all", every
+// group the broker lists; otherwise the groups of those types, a classic
+// one only when it is a consumer group (as without --type).
+func ListGroupsOfTypes(ctx context.Context, cl *kafkaadmin.Client, states, types []string) ([]kafkaadmin.GroupListing, error) {
+	opts := kafkaadmin.ListGroupsOptions{States: states}
+	if len(types) == 0 || (!slices.Contains(types, TypeAll) && !slices.ContainsFunc(types, isOtherType)) {
+		opts.Types = types
+		return ListConsumerGroups(ctx, cl, opts)
+	}
+	if !slices.Contains(types, TypeAll) {
+		opts.Types = types
+	}
+	gs, err := cl.ListGroups(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := gs[:0:0]
+	for _, g := range gs {
+		if isOtherType(g.Type) || slices.Contains(types, TypeAll) || vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// ListConsumerGroups lists the groups the Java tool lists as consumer
+// groups (vocab.IsConsumerGroup), filtered by opts, sorted by group id.
+func ListConsumerGroups(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions) ([]kafkaadmin.GroupListing, error) {
+	gs, err := cl.ListGroups(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := gs[:0:0]
+	for _, g := range gs {
+		if vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
+			out = append(out, g)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b kafkaadmin.GroupListing) int { return strings.Compare(a.Group, b.Group) })
+	return out, nil
+}
+
+// AllGroupIDs lists every consumer group id, sorted: what --all-groups
+// means without --type (GroupIDsOfTypes). others counts the share,
+// streams and other non-consumer groups it left out, so the caller can
+// say so.
+func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) (ids []string, others int, err error) {
+	return GroupIDsOfTypes(ctx, cl, nil)
+}
+
+// What Apache Kafka's group tools (kafka-consumer-groups,
+// kafka-share-groups, kafka-streams-groups: kcg's drop-in command lines,
+// package dropin) ask about groups, each question with the family of
+// groups the tool manages: which groups of that family the cluster lists,
+// whether the cluster has the family at all, and whether a named group is
+// of another family. dropin asks here and never on the wire.
+
+// TopicPartitions is a member's assignment in one topic.
+type TopicPartitions = kafkaadmin.TopicPartitions
+
+// TaskIDs are a streams member's tasks of one subtopology.
+type TaskIDs = kafkaadmin.TaskIDs
+
+// CodeOf is the Kafka error code err carries (0 when none).
+func CodeOf(err error) vocab.Code { return kafkaadmin.CodeOf(err) }
+
+// ListFamily is a Java tool's --list: the groups of family f in states
+// (none: every state), sorted by group id for the consumer family. types
+// narrows the consumer family (kafka-consumer-groups' --type); the other
+// families are one type each.
+func ListFamily(ctx context.Context, cl *kafkaadmin.Client, f Family, states, types []string) ([]kafkaadmin.GroupListing, error) {
+	return familyOf(f).list(ctx, cl, kafkaadmin.ListGroupsOptions{States: states, Types: types})
+}
+
+// listOfTypes is the listing of the groups of type typ in opts.States.
+func listOfTypes(ctx context.Context, cl *kafkaadmin.Client, opts kafkaadmin.ListGroupsOptions, typ string) ([]kafkaadmin.GroupListing, error) {
+	opts.Types = []string{typ}
+	return cl.ListGroups(ctx, opts)
+}
+
+// FamilyGroupIDs is a Java tool's --all-groups: every group id of family
+// f, sorted.
+func FamilyGroupIDs(ctx context.Context, cl *kafkaadmin.Client, f Family) ([]string, error) {
+	gs, err := ListFamily(ctx, cl, f, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(gs))
+	for i, g := range gs {
+		ids[i] = g.Group
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// NoFamilyError is RequireFamily's answer on a cluster without the
+// family's groups: Err says so in one line.
+type NoFamilyError struct{ Err error }
+
+func (e *NoFamilyError) Error() string { return e.Err.Error() }
+func (e *NoFamilyError) Unwrap() error { return e.Err }
+
+// RequireFamily returns a *NoFamilyError when the cluster has no groups
+// of family f (share and streams groups need Kafka 4.1 or later), the
+// wire's error when it cannot tell, and nil otherwise (always for the
+// consumer family, without a request).
+func RequireFamily(ctx context.Context, cl *kafkaadmin.Client, f Family) error {
+	fam := familyOf(f)
+	missing := fam.missing()
+	if missing == nil {
+		return nil
+	}
+	ok, err := fam.available(ctx, cl)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &NoFamilyError{Err: missing}
+	}
+	return nil
+}
+
+// ForeignGroupError refuses a group named on the command line of a Java
+// tool for family Family that the cluster lists as another type: nothing
+// was read or written.
+type ForeignGroupError struct {
+	Group  string
+	Family Family
+	// Type is the group's type as ListGroups names it; Tool the tool
+	// that manages it.
+	Type, Tool string
+}
+
+func (e *ForeignGroupError) Error() string {
+	return fmt.Sprintf("Group '%s' is not a %s group (it is a %s group: manage it with %s); nothing was written", e.Group, e.Family, e.Type, e.Tool)
+}
+
+// foreignTo is the *ForeignGroupError of listed group g on the command
+// line of family f's Java tool, whose groups are of type typ; nil when g
+// is of that type.
+func foreignTo(f Family, typ string, g kafkaadmin.GroupListing) error {
+	if strings.EqualFold(g.Type, typ) {
+		return nil
+	}
+	tool := ManagingTool(g.Type)
+	if vocab.IsConsumerGroup(g.Type, g.ProtocolType) {
+		tool = "kcg or kafka-consumer-groups.sh"
+	}
+	return &ForeignGroupError{Group: g.Group, Family: f, Type: g.Type, Tool: tool}
+}
+
+// RefuseForeignGroups refuses the first of ids (in the order given) the
+// cluster lists as a group of another family than f, as f's Java tool
+// words it (the family's foreign: an *OtherTypeError on
+// kafka-consumer-groups' command line, a *ForeignGroupError on the
+// others'), so a Java tool never resets or deletes a group of another
+// tool. Groups the cluster does not list are not refused.
+func RefuseForeignGroups(ctx context.Context, cl *kafkaadmin.Client, f Family, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	listed, err := listCoordinated(ctx, cl, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[string]kafkaadmin.GroupListing, len(listed))
+	for _, g := range listed {
+		byID[g.Group] = g
+	}
+	fam := familyOf(f)
+	for _, id := range ids {
+		if g, ok := byID[id]; ok {
+			if err := fam.foreign(g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// RefuseOtherTypesFor is the check a Java tool makes before it reads or
+// writes the positions of groups: RefuseOtherTypes for the families whose
+// positions are committed offsets (consumer, streams); nothing for the
+// others (share groups), whose groups RefuseForeignGroups checked.
+func RefuseOtherTypesFor(ctx context.Context, cl *kafkaadmin.Client, f Family, ids []string) error {
+	if !familyOf(f).commits() {
+		return nil
+	}
+	return RefuseOtherTypes(ctx, cl, ids)
+}
