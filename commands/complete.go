@@ -317,10 +317,10 @@ func flagValueCompletion(c completion, cmd *cli.Command, f cli.Flag, cur string)
 		c.words = vocab.States
 		c.listPrefix, c.used = listSoFar(cur)
 	case name == "type" && (cmd.Name == "list" || cmd.Name == "plan"):
-		c.words = append(slices.Clone(groupops.ListTypes), groupops.TypeAll)
+		c.words = append(groupops.ManagedTypes(), groupops.TypeAll)
 		c.listPrefix, c.used = listSoFar(cur)
 		if c.listPrefix != "" {
-			c.words = groupops.ListTypes // "all" stands alone
+			c.words = groupops.ManagedTypes() // "all" stands alone
 		}
 	case name == "isolation":
 		c.words = []string{output.IsolationReadUncommitted, output.IsolationReadCommitted}

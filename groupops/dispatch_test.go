@@ -31,7 +31,7 @@ func TestIDsOfTypes(t *testing.T) {
 		{[]string{"share"}, []string{"sh"}, 2},
 		{[]string{"classic"}, []string{"c", "old", "simple"}, 3},
 		{[]string{"consumer", "streams"}, []string{"k", "st"}, 2},
-		{AllGroupTypes, []string{"c", "k", "old", "sh", "simple", "st"}, 1},
+		{ManagedTypes(), []string{"c", "k", "old", "sh", "simple", "st"}, 1},
 	} {
 		ids, others := idsOfTypes(dispatchListing, c.types)
 		if !slices.Equal(ids, c.ids) || others != c.others {
@@ -44,7 +44,7 @@ func TestParseAllGroupsTypes(t *testing.T) {
 	for in, want := range map[string][]string{
 		"share":            {"share"},
 		"Share, STREAMS":   {"share", "streams"},
-		" all ":            AllGroupTypes,
+		" all ":            ManagedTypes(),
 		"classic,consumer": {"classic", "consumer"},
 	} {
 		got, err := ParseAllGroupsTypes(in)

@@ -28,11 +28,6 @@ const (
 	// FamilyConsumer is classic (protocol type consumer or "", and every
 	// group of a broker before ListGroups v5) and consumer groups.
 	FamilyConsumer Family = "consumer"
-	// FamilyShare is KIP-932 share groups: their offsets are share-partition
-	// start offsets (DescribeShareGroupOffsets, AlterShareGroupOffsets).
-	FamilyShare Family = "share"
-	// FamilyStreams is KIP-1071 streams groups.
-	FamilyStreams Family = "streams"
 	// FamilyOther is any other type (Connect groups, types Kafka adds
 	// later): never managed.
 	FamilyOther Family = "other"
@@ -94,11 +89,30 @@ type family interface {
 	watchIn(s *Snapshot, g *Group, tp TopicPartition) partitionIn
 }
 
-// families is the registry: every family kcg manages, by name.
-var families = map[Family]family{
-	FamilyConsumer: consumerFamily{},
-	FamilyShare:    shareFamily{},
-	FamilyStreams:  streamsFamily{},
+// families is the registry: every family kcg manages, by name. Each
+// family file registers its own value (register, from its init).
+var families = map[Family]family{}
+
+// register adds family f's value to the registry.
+func register(f Family, v family) { families[f] = v }
+
+// ManagedTypes are the group types (as ListGroups names them) of every
+// registered family: the consumer family's first (classic, consumer),
+// then the others' by family name. `kcg list --type` and `plan
+// --all-groups --type` take them.
+func ManagedTypes() []string {
+	names := make([]Family, 0, len(families))
+	for f := range families {
+		if f != FamilyConsumer {
+			names = append(names, f)
+		}
+	}
+	slices.Sort(names)
+	out := slices.Clone(families[FamilyConsumer].types())
+	for _, f := range names {
+		out = append(out, families[f].types()...)
+	}
+	return out
 }
 
 // familyOf is f's value; a group of no known family ("": a group the

@@ -16,6 +16,8 @@ import (
 // them, OffsetCommit and OffsetDelete to write them.
 type consumerFamily struct{}
 
+func init() { register(FamilyConsumer, consumerFamily{}) }
+
 func (consumerFamily) types() []string { return []string{vocab.TypeClassic, vocab.TypeConsumer} }
 
 func (consumerFamily) tool() string { return "" }

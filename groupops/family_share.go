@@ -21,6 +21,12 @@ import (
 // offsets as its Offsets and the broker's own view in Share.
 type shareFamily struct{}
 
+// FamilyShare is KIP-932 share groups: their offsets are share-partition
+// start offsets (DescribeShareGroupOffsets, AlterShareGroupOffsets).
+const FamilyShare Family = "share"
+
+func init() { register(FamilyShare, shareFamily{}) }
+
 // ShareDetail is what only a share group has: the broker's description
 // (member epochs, the assignor), its start offsets with their lag and
 // leader epochs, the partitions it answered with an error, and the

@@ -15,6 +15,11 @@ import (
 // cluster has them is their own.
 type streamsFamily struct{ consumerFamily }
 
+// FamilyStreams is KIP-1071 streams groups.
+const FamilyStreams Family = "streams"
+
+func init() { register(FamilyStreams, streamsFamily{}) }
+
 func (streamsFamily) types() []string { return []string{vocab.TypeStreams} }
 
 func (streamsFamily) tool() string { return "kafka-streams-groups.sh" }

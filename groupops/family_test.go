@@ -248,3 +248,22 @@ func TestOrchestrationOverAFakeFamily(t *testing.T) {
 		t.Errorf("after apply: pending %+v, %v; want already applied", c.Pending, err)
 	}
 }
+
+// TestManagedTypesComeFromTheRegistry: the --type lists are the
+// registered families' types (consumer's first), so a family registered
+// in its own file is offered by `kcg list --type` and `plan --all-groups
+// --type` without another edit.
+func TestManagedTypesComeFromTheRegistry(t *testing.T) {
+	want := []string{"classic", "consumer", "share", "streams"}
+	if got := ManagedTypes(); !slices.Equal(got, want) {
+		t.Fatalf("ManagedTypes() = %v, want %v", got, want)
+	}
+	registerFake(t, &fakeFamily{})
+	got := ManagedTypes()
+	if !slices.Contains(got, "fake") || !slices.Equal(got[:2], want[:2]) {
+		t.Fatalf("with a fake family registered, ManagedTypes() = %v: want its type too, consumer's first", got)
+	}
+	if _, err := ParseListTypes("fake"); err != nil {
+		t.Fatalf("ParseListTypes(fake) with the fake family registered: %v", err)
+	}
+}

@@ -53,9 +53,6 @@ func commitsOffsets(f Family) bool {
 // TypeAll is `kcg list --type all`: every group the broker lists.
 const TypeAll = "all"
 
-// ListTypes are the group types `kcg list --type` accepts (besides all).
-var ListTypes = []string{vocab.TypeClassic, vocab.TypeConsumer, vocab.TypeShare, vocab.TypeStreams}
-
 // ParseListTypes parses `kcg list --type`: the Java tool's list syntax
 // over classic, consumer, share and streams, or "all". nil means the
 // default: consumer groups, what `kafka-consumer-groups --list` lists.
@@ -63,9 +60,9 @@ func ParseListTypes(input string) ([]string, error) {
 	if strings.EqualFold(strings.TrimSpace(input), TypeAll) {
 		return []string{TypeAll}, nil
 	}
-	t, ok := parseNameList(input, ListTypes)
+	t, ok := parseNameList(input, ManagedTypes())
 	if !ok {
-		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(ListTypes, ", "))
+		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(ManagedTypes(), ", "))
 	}
 	return t, nil
 }

@@ -177,9 +177,6 @@ func classifyListing(listing []kafkaadmin.GroupListing, ids []string, op Op) (Ty
 	return t, nil
 }
 
-// AllGroupTypes are the types `plan --all-groups --type` accepts.
-var AllGroupTypes = []string{vocab.TypeClassic, vocab.TypeConsumer, vocab.TypeShare, vocab.TypeStreams}
-
 // DefaultAllGroupsTypes is what --all-groups means without --type:
 // consumer groups only, so a consumer-group reset never touches a share
 // or streams group by accident.
@@ -190,11 +187,11 @@ var DefaultAllGroupsTypes = []string{vocab.TypeClassic, vocab.TypeConsumer}
 // them).
 func ParseAllGroupsTypes(input string) ([]string, error) {
 	if strings.EqualFold(strings.TrimSpace(input), TypeAll) {
-		return slices.Clone(AllGroupTypes), nil
+		return ManagedTypes(), nil
 	}
-	t, ok := parseNameList(input, AllGroupTypes)
+	t, ok := parseNameList(input, ManagedTypes())
 	if !ok {
-		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(AllGroupTypes, ", "))
+		return nil, fmt.Errorf("invalid --type %q: want a comma-separated list of %s, or all", input, strings.Join(ManagedTypes(), ", "))
 	}
 	return t, nil
 }
@@ -256,7 +253,8 @@ func ListAllGroups(ctx context.Context, cl *kafkaadmin.Client, types []string) (
 	// --type all (or every type listed) is every type the cluster has: on
 	// 3.9 and 4.0 it plans the consumer groups. A type named on its own
 	// that the cluster lacks is refused below.
-	every := len(types) == len(AllGroupTypes) && !slices.ContainsFunc(AllGroupTypes, func(t string) bool { return !slices.Contains(types, t) })
+	all := ManagedTypes()
+	every := len(types) == len(all) && !slices.ContainsFunc(all, func(t string) bool { return !slices.Contains(types, t) })
 	if every {
 		types = slices.Clone(types)
 		for _, f := range sortedFamilies() {
