@@ -30,8 +30,8 @@ type listOptions struct {
 	// states are --state's values (nil: every state); types are --type's:
 	// nil (the consumer groups), group types, or groupops.TypeAll.
 	states, types []string
-	format output.Format
-	dial   dialFunc
+	format        output.Format
+	dial          dialFunc
 }
 
 func listOptionsFrom(c *cli.Context) (listOptions, error) {
