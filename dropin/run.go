@@ -146,6 +146,21 @@ func (d *dropIn) list() error {
 	return javaList(d.s.Out, doc.Groups, d.a.Has("type"), d.a.Has("state"))
 }
 
+// snapshot connects, resolves the groups and reads them as describe
+// shows them (groupops.TakeSnapshot): the start of --describe. nil and no
+// error when there are no groups (--all-groups of a cluster without any).
+func (d *dropIn) snapshot() (*groupops.Snapshot, error) {
+	cl, ctx, done, groups, err := d.connectGroups()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if len(groups) == 0 {
+		return nil, nil
+	}
+	return groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
+}
+
 // describe is --describe with --offsets (default), --members or --state,
 // and --verbose. As in Java, a group that cannot be described fails the
 // whole command before anything is printed.
@@ -157,16 +172,8 @@ func (d *dropIn) describe() error {
 	case d.a.Has("state"):
 		view = output.ViewState
 	}
-	cl, ctx, done, groups, err := d.connectGroups()
-	if err != nil {
-		return err
-	}
-	defer done()
-	if len(groups) == 0 {
-		return nil
-	}
-	snap, err := groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
-	if err != nil {
+	snap, err := d.snapshot()
+	if err != nil || snap == nil {
 		return err
 	}
 	// A group that does not exist: Kafka 4.0 and later answer

@@ -137,16 +137,8 @@ func (d *dropIn) listStreams() error {
 
 // describeStreams is --describe of streams groups.
 func (d *dropIn) describeStreams() error {
-	cl, ctx, done, groups, err := d.connectGroups()
-	if err != nil {
-		return err
-	}
-	defer done()
-	if len(groups) == 0 {
-		return nil
-	}
-	snap, err := groupops.TakeSnapshot(ctx, cl, groups, func(string) {})
-	if err != nil {
+	snap, err := d.snapshot()
+	if err != nil || snap == nil {
 		return err
 	}
 	for _, g := range snap.Groups {

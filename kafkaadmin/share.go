@@ -76,19 +76,32 @@ type ShareGroupOffsets struct {
 }
 
 func (c *Client) sharePick(ctx context.Context, req kmsg.Request, max int16, api string) (int16, error) {
+	return c.pickOr(ctx, req, max, &NoShareGroupsError{API: api})
+}
+
+// pickOr is pickVersion for an API a cluster may lack altogether (the
+// share and streams group APIs): missing when the broker offers no
+// version kcg speaks.
+func (c *Client) pickOr(ctx context.Context, req kmsg.Request, max int16, missing error) (int16, error) {
 	v, ok, err := c.pickVersion(ctx, req, max)
 	if err != nil {
 		return 0, err
 	}
 	if !ok {
-		return 0, &NoShareGroupsError{API: api}
+		return 0, missing
 	}
 	return v, nil
 }
 
 // HasShareGroups reports whether the cluster has the share-group APIs.
 func (c *Client) HasShareGroups(ctx context.Context) (bool, error) {
-	_, ok, err := c.pickVersion(ctx, kmsg.NewPtrShareGroupDescribeRequest(), 1)
+	return c.offers(ctx, kmsg.NewPtrShareGroupDescribeRequest())
+}
+
+// offers reports whether the cluster offers req's API at a version kcg
+// speaks (v1 and later, as the share and streams group APIs need).
+func (c *Client) offers(ctx context.Context, req kmsg.Request) (bool, error) {
+	_, ok, err := c.pickVersion(ctx, req, 1)
 	return ok, err
 }
 

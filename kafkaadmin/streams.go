@@ -147,8 +147,7 @@ var ErrNoStreamsGroups = errors.New("the broker has no streams groups (KIP-1071,
 
 // HasStreamsGroups reports whether the cluster offers StreamsGroupDescribe.
 func (c *Client) HasStreamsGroups(ctx context.Context) (bool, error) {
-	_, ok, err := c.pickVersion(ctx, kmsg.NewPtrStreamsGroupDescribeRequest(), 1)
-	return ok, err
+	return c.offers(ctx, kmsg.NewPtrStreamsGroupDescribeRequest())
 }
 
 // DescribeStreamsGroups describes groups with StreamsGroupDescribe only,
@@ -159,12 +158,9 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string) ([]
 	if _, err := c.RecentCluster(ctx); err != nil {
 		return nil, err
 	}
-	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrStreamsGroupDescribeRequest(), 1)
+	v, err := c.pickOr(ctx, kmsg.NewPtrStreamsGroupDescribeRequest(), 1, ErrNoStreamsGroups)
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, ErrNoStreamsGroups
 	}
 	out, errs, err := shard(ctx, c, c.coordinatorRouter(), c.describeStreamsGroups(v), groups)
 	if err != nil {

@@ -3,7 +3,6 @@ package output
 import (
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/vocab"
@@ -48,22 +47,14 @@ func (d GroupDescription) isShare() bool { return d.Type != nil && *d.Type == Ty
 // none), with each group's total lag; no table when no share group has
 // offsets.
 func writeShareOffsetsTable(w io.Writer, groups []GroupDescription, verbose bool) error {
-	header := []string{"GROUP", "TOPIC", "PARTITION"}
-	if verbose {
-		header = append(header, "LEADER-EPOCH")
-	}
-	header = append(header, "START-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID")
+	header := append(offsetsHeader(verbose), "START-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID")
 	var rows [][]string
 	for _, g := range groups {
 		if g.Error != nil || len(g.Offsets) == 0 {
 			continue
 		}
 		for _, o := range g.Offsets {
-			r := append(make([]string, 0, len(header)), g.Group, o.Topic, strconv.Itoa(int(o.Partition)))
-			if verbose {
-				r = append(r, IntCell(o.CommittedLeaderEpoch))
-			}
-			r = append(r, IntCell(o.StartOffset), IntCell(o.LogEndOffset), IntCell(o.Lag), StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
+			r := append(offsetsRow(len(header), g.Group, o, verbose), IntCell(o.StartOffset), IntCell(o.LogEndOffset), IntCell(o.Lag), StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
 			rows = append(rows, r)
 		}
 		total := make([]string, len(header))

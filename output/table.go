@@ -399,6 +399,28 @@ func (l GroupList) WriteTable(w io.Writer) error {
 	return renderTable(w, []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}, rows)
 }
 
+// offsetsHeader is the start of an offsets table's header, the same for
+// every group family: GROUP TOPIC PARTITION, and LEADER-EPOCH with
+// verbose.
+func offsetsHeader(verbose bool) []string {
+	header := []string{"GROUP", "TOPIC", "PARTITION"}
+	if verbose {
+		header = append(header, "LEADER-EPOCH")
+	}
+	return header
+}
+
+// offsetsRow starts group's row of partition o with the cells
+// offsetsHeader names, sized once for a row of n cells (appending column
+// by column regrew every row).
+func offsetsRow(n int, group string, o PartitionOffset, verbose bool) []string {
+	r := append(make([]string, 0, n), group, o.Topic, strconv.Itoa(int(o.Partition)))
+	if verbose {
+		r = append(r, IntCell(o.CommittedLeaderEpoch))
+	}
+	return r
+}
+
 // writeOffsetsTable writes kcg's native `describe` (offsets) table: one
 // header for all groups, then per group one row per partition in the
 // document's order and a total row whose TOPIC is "(total)" and whose LAG
@@ -410,10 +432,7 @@ func (l GroupList) WriteTable(w io.Writer) error {
 // place, the offset LAG is measured against. Groups with an error or without partitions
 // have no rows; their messages belong on stderr.
 func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, readCommitted bool) error {
-	header := []string{"GROUP", "TOPIC", "PARTITION"}
-	if verbose {
-		header = append(header, "LEADER-EPOCH")
-	}
+	header := offsetsHeader(verbose)
 	end, endHeader := func(o PartitionOffset) *int64 { return o.LogEndOffset }, "LOG-END-OFFSET"
 	if readCommitted {
 		end, endHeader = func(o PartitionOffset) *int64 { return o.LastStableOffset }, "LAST-STABLE-OFFSET"
@@ -429,12 +448,7 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, re
 			continue
 		}
 		for _, o := range g.Offsets {
-			// Sized once: appending column by column regrew every row.
-			r := append(make([]string, 0, len(header)), g.Group, o.Topic, strconv.Itoa(int(o.Partition)))
-			if verbose {
-				r = append(r, IntCell(o.CommittedLeaderEpoch))
-			}
-			r = append(r, IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
+			r := append(offsetsRow(len(header), g.Group, o, verbose), IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
 			if timeLag {
 				r = append(r, DurationCell(o.TimeLagMs), DurationCell(o.RetentionHeadroomMs))
 			}
