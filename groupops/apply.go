@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -431,13 +429,9 @@ func readBack(ctx context.Context, cl *kafkaadmin.Client, groups []string, fam m
 	if len(groups) == 0 {
 		return nil, nil
 	}
-	byBatch := map[Family][]string{}
-	for _, g := range groups {
-		b := familyOf(fam[g]).batch()
-		byBatch[b] = append(byBatch[b], g)
-	}
+	batches, byBatch := batchGroups(groups, func(g string) Family { return fam[g] })
 	out := make(map[string]kafkaadmin.GroupOffsets, len(groups))
-	for _, b := range slices.Sorted(maps.Keys(byBatch)) {
+	for _, b := range batches {
 		offs, err := familyOf(b).readBack(ctx, cl, byBatch[b])
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package groupops
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -175,24 +176,25 @@ func Handles(f Family, _ Op) bool {
 	return ok
 }
 
+// batchGroups splits ids by the family batch that reads them (fam: each
+// id's family; streams groups are in the consumer batch), each in the
+// order given, and returns the batches sorted: one request phase each.
+func batchGroups(ids []string, fam func(string) Family) ([]Family, map[Family][]string) {
+	byBatch := map[Family][]string{}
+	for _, id := range ids {
+		b := familyOf(fam(id)).batch()
+		byBatch[b] = append(byBatch[b], id)
+	}
+	return slices.Sorted(maps.Keys(byBatch)), byBatch
+}
+
 // readFamilies reads ids, each with the family fam gives it, every family
 // batch in its own request phases (in the order of the registry's names),
 // and returns one Group per id in the order given, each carrying its
 // family. have are groups read already (by id): not read again.
 func readFamilies(ctx context.Context, cl *kafkaadmin.Client, ids []string, fam func(string) Family, have map[string]Group) ([]Group, error) {
-	byBatch := map[Family][]string{}
-	var batches []Family
-	for _, id := range ids {
-		if _, ok := have[id]; ok {
-			continue
-		}
-		b := familyOf(fam(id)).batch()
-		if _, ok := byBatch[b]; !ok {
-			batches = append(batches, b)
-		}
-		byBatch[b] = append(byBatch[b], id)
-	}
-	slices.Sort(batches)
+	todo := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { _, ok := have[id]; return ok })
+	batches, byBatch := batchGroups(todo, fam)
 	got := make(map[string]Group, len(ids))
 	for id, g := range have {
 		got[id] = g

@@ -94,7 +94,7 @@ func Classify(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) (
 	if len(ids) == 0 {
 		return Typed{}, nil
 	}
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	gs, err := listCoordinated(ctx, cl, ids)
 	if err != nil {
 		return Typed{}, err
 	}
@@ -134,7 +134,7 @@ func ClassifyNamed(ctx context.Context, cl *kafkaadmin.Client, ids []string, op 
 		}
 	}
 	if len(unknown) > 0 {
-		listing, err := cl.ListCoordinatedGroups(ctx, unknown, kafkaadmin.ListGroupsOptions{})
+		listing, err := listCoordinated(ctx, cl, unknown)
 		if err != nil {
 			return Typed{}, err
 		}
@@ -364,7 +364,7 @@ func listCoordinated(ctx context.Context, cl *kafkaadmin.Client, ids []string) (
 // coordinator only, so a broker that is down and coordinates none of ids
 // does not fail the check; it only makes the suggestions fewer.
 func MissingGroups(ctx context.Context, cl *kafkaadmin.Client, ids []string) (missing, existing []string, err error) {
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	gs, err := listCoordinated(ctx, cl, ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -418,7 +418,7 @@ func RefuseOtherTypes(ctx context.Context, cl *kafkaadmin.Client, ids []string) 
 	if len(ids) == 0 {
 		return nil
 	}
-	gs, err := cl.ListCoordinatedGroups(ctx, ids, kafkaadmin.ListGroupsOptions{})
+	gs, err := listCoordinated(ctx, cl, ids)
 	if err != nil {
 		return err
 	}

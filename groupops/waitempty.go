@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -126,13 +125,9 @@ func WaitEmpty(ctx context.Context, cl *kafkaadmin.Client, groups []string, o Wa
 // batch (fam: each group's family) described by its family, one phase
 // each.
 func activeGroups(ctx context.Context, cl *kafkaadmin.Client, groups []string, fam map[string]Family) ([]ActiveGroup, error) {
-	byBatch := map[Family][]string{}
-	for _, g := range groups {
-		b := familyOf(fam[g]).batch()
-		byBatch[b] = append(byBatch[b], g)
-	}
+	batches, byBatch := batchGroups(groups, func(g string) Family { return fam[g] })
 	var out []ActiveGroup
-	for _, b := range slices.Sorted(maps.Keys(byBatch)) {
+	for _, b := range batches {
 		ids := byBatch[b]
 		descs, err := familyOf(b).members(ctx, cl, ids)
 		if err != nil {
