@@ -1077,9 +1077,12 @@ logger.reflections.level = ERROR
 EOF
 }
 
-# connect_ready URL PLUGIN: GET / answers and the plugin is listed.
+# connect_ready URL PLUGIN: GET / answers, GET /health (KIP-1017) says the
+# worker has joined its group and read its config topic, and the plugin
+# is listed.
 connect_ready() {
 	curl -fsS --max-time 5 "$1/" >/dev/null 2>&1 &&
+		curl -fsS --max-time 5 "$1/health" >/dev/null 2>&1 &&
 		curl -fsS --max-time 5 "$1/connector-plugins" 2>/dev/null | grep -q "\"$2\""
 }
 
@@ -1100,6 +1103,9 @@ connect_start_once() {
 		</dev/null >>"$dir/connect.log" 2>&1 &
 	pid=$!
 	echo "$pid" >"$state/pid.connect"
+	# Interrupted while waiting: stop the worker rather than leave one
+	# half-started that the env file does not name.
+	trap 'stop_pids TERM "$pid"; rm -f "$state/pid.connect"; say "interrupted; Connect worker stopped"; exit 130' INT TERM
 	deadline=$((SECONDS + ${KCG_KAFKA_START_TIMEOUT:-120}))
 	until connect_ready "$url" "$connect_class"; do
 		if ! pid_alive "$pid"; then
@@ -1116,6 +1122,7 @@ connect_start_once() {
 		fi
 		sleep 0.5
 	done
+	trap - INT TERM
 	echo "$url" >"$state/connect.url"
 }
 
