@@ -1,0 +1,123 @@
+// Package clienttest is kcg's real-clients tier (issue 32): consumer
+// groups made by the clients people run — librdkafka (confluent-kafka-
+// python), kafka-python, the Java 4.4 consumer, Sarama and Kafka Streams —
+// each with two members committing, and kcg checked against them: the
+// drop-in describe views equal to the 4.4.0 Java tool's and kcg's own
+// describe JSON consistent with them, watch, apply refused while the
+// members run, and a restarted member's first records exactly at the
+// planned offsets after apply, and at the old ones after the rollback.
+//
+// Only tests live here (and testdata: the Python member, the Java member
+// and Kafka Streams application, run as single-file source programs).
+// `.ci/clients` runs it against its own one-node Apache Kafka 4.4.0 broker
+// with a Python virtual environment (docs/testing.md); without a broker the
+// clients that need one skip saying why, and Sarama runs on kfake.
+package clienttest
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/IBM/sarama"
+
+	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/output"
+)
+
+// client is one row of the matrix.
+type client struct {
+	name  string
+	start startFunc
+	// second starts member b when it differs from member a (a group
+	// mixing protocols); nil: start.
+	second startFunc
+	// assignOnly: the consumers use assign() and are no members.
+	assignOnly bool
+}
+
+const (
+	cooperativeSticky = "partition.assignment.strategy=org.apache.kafka.clients.consumer.CooperativeStickyAssignor"
+	javaClassic       = "group.protocol=classic"
+	javaSession       = "session.timeout.ms=6000"
+	javaHeartbeat     = "heartbeat.interval.ms=1000"
+)
+
+var clients = []client{
+	{name: "librdkafka-range", start: pythonMember("confluent", "--assignor", "range")},
+	{name: "librdkafka-cooperative-sticky", start: pythonMember("confluent", "--assignor", "cooperative-sticky")},
+	{name: "librdkafka-static", start: pythonMember("confluent", "--assignor", "range", "--instance-id", "{id}")},
+	{name: "librdkafka-kip848", start: pythonMember("confluent", "--protocol", "consumer")},
+	{name: "kafka-python", start: pythonMember("kafka-python")},
+	{name: "java-cooperative-sticky", start: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat)},
+	{name: "java-static", start: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat, "group.instance.id={id}")},
+	{name: "java-kip848", start: javaMember("subscribe", "group.protocol=consumer")},
+	{name: "java-assign", start: javaMember("assign:"), assignOnly: true},
+	{name: "sarama-sticky", start: saramaMember(sarama.NewBalanceStrategySticky())},
+	{name: "sarama-roundrobin", start: saramaMember(sarama.NewBalanceStrategyRoundRobin())},
+	{name: "streams-classic", start: streamsMember},
+	{name: "mixed-kip848-classic", start: javaMember("subscribe", "group.protocol=consumer"),
+		second: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat)},
+}
+
+// TestClients runs every client's scenario, in parallel (each has its own
+// topic and group; go test's -parallel bounds how many at once).
+func TestClients(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	for _, c := range clients {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			runScenario(t, e, c)
+		})
+	}
+}
+
+// runScenario: member a consumes and commits everything alone, member b
+// joins, the group settles (assign() consumers: one partition each, both
+// committed); then the checks, the refused apply, the stop,
+// apply → restarted member at the planned offsets, rollback → at the old
+// ones.
+func runScenario(t *testing.T, e *kafkatest.Env, c client) {
+	s := newScenario(t, e)
+	second := c.second
+	if second == nil {
+		second = c.start
+	}
+	a := c.start(t, s, "a", false)
+	if !c.assignOnly { // an assign() consumer has one partition: b has the other
+		s.waitUntil(t, "member a to commit every record", []*member{a}, func(d output.GroupDescription) bool { return caughtUp(d, firstRecords) })
+	}
+	b := second(t, s, "b", false)
+	ms := []*member{a, b}
+	n := 2
+	if c.assignOnly {
+		n = 0
+	}
+	d := s.waitUntil(t, "the group to settle with both members", ms, func(d output.GroupDescription) bool {
+		if c.assignOnly {
+			return caughtUp(d, firstRecords) && len(d.Members) == 0
+		}
+		return settled(d, n, firstRecords)
+	})
+	s.sideBySide(t, d)
+	s.watchSane(t, d)
+
+	plan := s.writePlan(t)
+	s.refusedWhileRunning(t, plan, c.assignOnly)
+	a.Stop()
+	b.Stop()
+	s.produce(t, moreRecords)
+
+	old := s.committed(t)
+	rollback := filepath.Join(s.dir, "rollback.yaml")
+	s.apply(t, plan, rollback)
+	sameOffsets(t, "committed after apply", planned, s.committed(t))
+	p := c.start(t, s, "a", true)
+	sameOffsets(t, "first records of the restarted member after apply", planned, firstOffsets(t, p))
+	p.Stop()
+
+	s.apply(t, rollback, filepath.Join(s.dir, "rollback-of-rollback.yaml"))
+	sameOffsets(t, "committed after the rollback", old, s.committed(t))
+	p = c.start(t, s, "a", true)
+	sameOffsets(t, "first records of the restarted member after the rollback", old, firstOffsets(t, p))
+	p.Stop()
+}
