@@ -174,7 +174,7 @@ func javaMember(mode string, props ...string) startFunc {
 		if probe {
 			args = append(args, "probe")
 		}
-		return startProcess(t, "java "+id, kafkatest.JavaCommand(t, testdata("JavaMember.java"), args...))
+		return startProcess(t, "java "+id, kafkatest.JavaCommand(t, javaProgram("JavaMember"), args...))
 	}
 }
 
@@ -194,7 +194,7 @@ func streamsMember(t *testing.T, s *scenario, id string, probe bool) *member {
 	if probe {
 		args = append(args, "probe")
 	}
-	return startProcess(t, "streams "+id, kafkatest.JavaCommand(t, testdata("StreamsMember.java"), args...))
+	return startProcess(t, "streams "+id, kafkatest.JavaCommand(t, javaProgram("StreamsMember"), args...))
 }
 
 // properties writes a client properties file: bootstrap.servers, client.id
