@@ -56,6 +56,7 @@ var clients = []client{
 	{name: "java-cooperative-sticky", start: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat)},
 	{name: "librdkafka-static", start: pythonMember("confluent", "--assignor", "range", "--instance-id", "{id}")},
 	{name: "librdkafka-range", start: pythonMember("confluent", "--assignor", "range")},
+	{name: "librdkafka-roundrobin", start: pythonMember("confluent", "--assignor", "roundrobin")},
 	{name: "librdkafka-cooperative-sticky", start: pythonMember("confluent", "--assignor", "cooperative-sticky")},
 	{name: "librdkafka-kip848", start: pythonMember("confluent", "--protocol", "consumer")},
 	{name: "kafka-python", start: pythonMember("kafka-python")},

@@ -1,19 +1,16 @@
 package clienttest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -47,76 +44,35 @@ type member struct {
 // process gets SIGTERM (its client closes), then SIGKILL after 20 s.
 func (m *member) Stop() { m.once.Do(m.stop) }
 
-// lockedBuffer keeps a process's stderr for the failure message.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// recordWriter is a member process's stdout: each line that is a JSON
+// record report goes to recs, the rest is dropped. exec's one copying
+// goroutine writes it.
+type recordWriter struct {
+	buf  []byte
+	recs chan delivered
 }
 
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := b.b.String()
-	if len(s) > 4000 {
-		s = "…" + s[len(s)-4000:]
+func (w *recordWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		var d delivered
+		if line := w.buf[:i]; bytes.HasPrefix(line, []byte(`{"partition"`)) && json.Unmarshal(line, &d) == nil {
+			w.recs <- d
+		}
+		w.buf = w.buf[i+1:]
 	}
-	return s
 }
 
-// startProcess starts cmd, whose stdout has one JSON line per record.
+// startProcess starts cmd, whose stdout has one JSON line per record,
+// through kafkatest.StartProcess (SIGTERM at Stop, SIGKILL 20 s later).
 func startProcess(t *testing.T, name string, cmd *exec.Cmd) *member {
 	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = kafkatest.ChildProcAttr()
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
-	}
 	m := &member{name: name, recs: make(chan delivered, 100000)}
-	scanned := make(chan struct{})
-	go func() {
-		defer close(scanned)
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			var d delivered
-			if json.Unmarshal(sc.Bytes(), &d) == nil && strings.HasPrefix(sc.Text(), "{\"partition\"") {
-				m.recs <- d
-			}
-		}
-	}()
-	waited := make(chan struct{})
-	var waitErr error
-	go func() { <-scanned; waitErr = cmd.Wait(); close(waited) }()
-	m.exited = func() error {
-		select {
-		case <-waited:
-			return fmt.Errorf("%s exited (%v); stderr:\n%s", name, waitErr, stderr.String())
-		default:
-			return nil
-		}
-	}
-	m.stop = func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-waited:
-		case <-time.After(20 * time.Second):
-			t.Logf("%s did not stop in 20s; killing it", name)
-			_ = cmd.Process.Kill()
-			<-waited
-		}
-	}
+	m.stop, m.exited = kafkatest.StartProcess(t, cmd, name, &recordWriter{recs: m.recs})
 	t.Cleanup(m.Stop)
 	return m
 }

@@ -2,7 +2,6 @@ package clienttest
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -32,11 +31,12 @@ func (s *scenario) sideBySide(t *testing.T, d output.GroupDescription) {
 		if jcode != 0 || k.Code != 0 {
 			t.Fatalf("%q: exit java %d kcg %d\njava:\n%s%s\nkcg:\n%s%s", view, jcode, k.Code, jout, jerr, k.Stdout, k.Stderr)
 		}
+		t.Logf("%q, the same from both tools:\n%s", view, jout)
 		j := sortedLines(jout)
 		if got := sortedLines(k.Stdout); !slices.Equal(j, got) {
 			t.Fatalf("%q stdout differs\njava:\n%s\nkcg:\n%s", view, jout, k.Stdout)
 		}
-		if notices(jerr) != k.Stderr {
+		if clitest.JavaNotices(jerr) != k.Stderr {
 			t.Fatalf("%q stderr differs\njava:\n%q\nkcg:\n%q", view, jerr, k.Stderr)
 		}
 		rows := javaTable(t, jout)
@@ -55,23 +55,6 @@ func sortedLines(s string) []string {
 	lines := strings.Split(s, "\n")
 	slices.Sort(lines)
 	return lines
-}
-
-var (
-	log4jStamp = regexp.MustCompile(`^\[[0-9-]+ [0-9:,]+\] `)
-	stackLine  = regexp.MustCompile(`^(\s+at |\s+\.\.\. \d+ more|Caused by: |Exception in thread |java\.|org\.apache\.)`)
-)
-
-// notices are the stderr lines a person reads (as the drop-in suite reads
-// them): no stack traces, no log4j timestamps.
-func notices(s string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if !stackLine.MatchString(l) {
-			out = append(out, log4jStamp.ReplaceAllString(l, ""))
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // javaTable reads the Java tool's table: the header line (it starts with

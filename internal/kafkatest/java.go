@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -160,8 +159,3 @@ func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
 }
-
-// ChildProcAttr is the process attributes of the Java processes this
-// package starts (on Linux: killed when the test binary dies), for the
-// other long-running clients a test starts (clienttest's Python members).
-func ChildProcAttr() *syscall.SysProcAttr { return childProcAttr() }
