@@ -102,16 +102,11 @@ func runScenario(t *testing.T, e *kafkatest.Env, c client) {
 		s.waitUntil(t, "member a to commit every record", []*member{a}, func(d output.GroupDescription) bool { return caughtUp(d, firstRecords) })
 	}
 	b := second(t, s, "b", false)
-	ms := []*member{a, b}
-	n := 2
-	if c.assignOnly {
-		n = 0
-	}
-	d := s.waitUntil(t, "the group to settle with both members", ms, func(d output.GroupDescription) bool {
+	d := s.waitUntil(t, "the group to settle with both members", []*member{a, b}, func(d output.GroupDescription) bool {
 		if c.assignOnly {
 			return caughtUp(d, firstRecords) && len(d.Members) == 0
 		}
-		return settled(d, n, firstRecords)
+		return settled(d, 2, firstRecords)
 	})
 	step("settled")
 	s.sideBySide(t, d)
@@ -128,6 +123,7 @@ func runScenario(t *testing.T, e *kafkatest.Env, c client) {
 	s.produce(t, moreRecords)
 
 	old := s.committed(t)
+	sameOffsets(t, "committed before apply", map[int32]int64{0: firstRecords, 1: firstRecords}, old)
 	rollback := filepath.Join(s.dir, "rollback.yaml")
 	s.apply(t, plan, rollback)
 	sameOffsets(t, "committed after apply", planned, s.committed(t))
