@@ -51,6 +51,7 @@ var clients = []client{
 	{name: "java-static", start: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat, "group.instance.id={id}")},
 	{name: "mixed-kip848-classic", start: javaMember("subscribe", "group.protocol=consumer"),
 		second: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat)},
+	{name: "java-kip848-static", start: javaMember("subscribe", "group.protocol=consumer", "group.instance.id={id}")},
 	{name: "java-kip848", start: javaMember("subscribe", "group.protocol=consumer")},
 	{name: "java-assign", start: javaMember("assign:"), assignOnly: true},
 	{name: "java-cooperative-sticky", start: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat)},
