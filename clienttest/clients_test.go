@@ -45,8 +45,7 @@ const (
 )
 
 var clients = []client{
-	// The slowest first (Java start-ups, session timeouts), so that the
-	// suite's wall time is the longest of them, not their sum.
+	// Java and Kafka Streams first, then librdkafka, kafka-python, Sarama.
 	{name: "streams-classic", start: streamsMember},
 	{name: "java-static", start: javaMember("subscribe", javaClassic, cooperativeSticky, javaSession, javaHeartbeat, "group.instance.id={id}")},
 	{name: "mixed-kip848-classic", start: javaMember("subscribe", "group.protocol=consumer"),
