@@ -144,24 +144,9 @@ func diSorted(s string) []string {
 	return lines
 }
 
-var (
-	log4jStamp = regexp.MustCompile(`^\[[0-9-]+ [0-9:,]+\] `)
-	// Lines of a Java stack trace and the exception lines above it.
-	stackLine = regexp.MustCompile(`^(\s+at |\s+\.\.\. \d+ more|Caused by: |Exception in thread |java\.|org\.apache\.|joptsimple\.)`)
-)
-
 // diNotices are the stderr lines a person reads: no stack traces, log4j
 // timestamps removed.
-func diNotices(s string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if stackLine.MatchString(l) {
-			continue
-		}
-		out = append(out, log4jStamp.ReplaceAllString(l, ""))
-	}
-	return strings.Join(out, "\n")
-}
+func diNotices(s string) string { return clitest.JavaNotices(s) }
 
 // diPair returns two group or topic names of equal length for the two
 // tools: base-j (Java) and base-k (kcg).

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +85,24 @@ func Records(n int) []kafkatest.Record {
 		out[i] = kafkatest.Record{Value: fmt.Sprintf("pay-%d", i)}
 	}
 	return out
+}
+
+var (
+	log4jStamp = regexp.MustCompile(`^\[[0-9-]+ [0-9:,]+\] `)
+	// Lines of a Java stack trace and the exception lines above it.
+	stackLine = regexp.MustCompile(`^(\s+at |\s+\.\.\. \d+ more|Caused by: |Exception in thread |java\.|org\.apache\.|joptsimple\.)`)
+)
+
+// JavaNotices are the lines of the Java tool's stderr a person reads, as
+// the side-by-side tests compare them with kcg's stderr: no stack traces,
+// log4j timestamps removed.
+func JavaNotices(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if stackLine.MatchString(l) {
+			continue
+		}
+		out = append(out, log4jStamp.ReplaceAllString(l, ""))
+	}
+	return strings.Join(out, "\n")
 }

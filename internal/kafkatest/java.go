@@ -72,6 +72,18 @@ func (e *Env) JavaRun(t testing.TB, class, stdin string, args ...string) (stdout
 	return out.String(), errb.String(), exitCode
 }
 
+// JavaCommand builds the command that runs class (a class of Apache
+// Kafka's jars, or a single-file Java source program, as
+// testdata/StreamsGroupApp.java is run) with the tools' JVM and log4j
+// settings and Apache Kafka's jars on the classpath, in a process group of
+// its own, for tests that start long-running Java clients themselves and
+// read their stdout (clienttest). Fails the test when the classpath or java
+// is missing.
+func JavaCommand(t testing.TB, class string, args ...string) *exec.Cmd {
+	t.Helper()
+	return javaCommand(t, class, args...)
+}
+
 // javaCommand builds `java <tool opts> -cp $KCG_TEST_KAFKA_CLASSPATH class
 // args...`. Fails the test when the classpath is missing.
 func javaCommand(t testing.TB, class string, args ...string) *exec.Cmd {

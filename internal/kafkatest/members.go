@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -236,12 +237,25 @@ func (e *Env) javaConsumer(t testing.TB, group, topic, clientID, protocol string
 // client so it leaves its group, and kills it after 20 s.
 func startJava(t testing.TB, class, name string, args ...string) (stop func(), exited func() error) {
 	t.Helper()
-	cmd := javaCommand(t, class, args...)
+	return StartProcess(t, javaCommand(t, class, args...), class+" "+name, io.Discard)
+}
+
+// StartProcess starts cmd, a long-running client (a Java consumer, or
+// clienttest's Python members), named name in messages, its stdout written
+// to stdout. stop sends SIGTERM (the client closes and leaves its group)
+// and kills it after 20 s; exited returns an error, with the end of its
+// stderr, once it has exited on its own. A cmd without SysProcAttr gets
+// this package's (on Linux: killed when the test binary dies).
+func StartProcess(t testing.TB, cmd *exec.Cmd, name string, stdout io.Writer) (stop func(), exited func() error) {
+	t.Helper()
 	var stderr lockedBuffer
-	cmd.Stdout = io.Discard
+	cmd.Stdout = stdout
 	cmd.Stderr = &stderr
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = childProcAttr()
+	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("kafkatest: starting %s: %v", class, err)
+		t.Fatalf("kafkatest: starting %s: %v", name, err)
 	}
 	waited := make(chan struct{})
 	var waitErr error
@@ -249,7 +263,7 @@ func startJava(t testing.TB, class, name string, args ...string) (stop func(), e
 	exited = func() error {
 		select {
 		case <-waited:
-			return fmt.Errorf("%s exited (%v); stderr:\n%s", class, waitErr, stderr.String())
+			return fmt.Errorf("%s exited (%v); stderr:\n%s", name, waitErr, stderr.tail(4000))
 		default:
 			return nil
 		}
@@ -259,7 +273,7 @@ func startJava(t testing.TB, class, name string, args ...string) (stop func(), e
 		select {
 		case <-waited:
 		case <-time.After(20 * time.Second):
-			t.Logf("kafkatest: %s %s did not stop in 20s; killing it", class, name)
+			t.Logf("kafkatest: %s did not stop in 20s; killing it", name)
 			_ = cmd.Process.Kill()
 			<-waited
 		}
@@ -361,4 +375,13 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return strings.TrimSpace(b.b.String())
+}
+
+// tail is String's last n bytes at most.
+func (b *lockedBuffer) tail(n int) string {
+	s := b.String()
+	if len(s) > n {
+		s = "…" + s[len(s)-n:]
+	}
+	return s
 }
