@@ -145,6 +145,7 @@ func (o ConnOptions) merge(p Profile) ConnOptions {
 	set(&o.Kerberos.Principal, p.Kerberos.Principal)
 	set(&o.Kerberos.ServiceName, p.Kerberos.ServiceName)
 	set(&o.Kerberos.Krb5Config, p.Kerberos.Krb5Config)
+	o.Connect = o.Connect.mergeConnect(p.Connect)
 	if o.SASLPasswordFromEnv && (p.PasswordEnv != "" || p.PasswordFile != "") {
 		// The one exception to "variable over profile": KCG_SASL_PASSWORD
 		// may be exported for another cluster, and the profile says where
