@@ -2,7 +2,9 @@ package commands_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,3 +139,243 @@ func TestConnectOwnerConnectDown(t *testing.T) {
 		t.Fatalf("stdout: %s", r.Stdout)
 	}
 }
+
+// planConnector plans the connector's reset to offset 3 and returns the
+// plan's path.
+func (f *connFixture) planConnector(t *testing.T, extra ...string) string {
+	t.Helper()
+	p := f.path("reset.yaml")
+	r := f.kcg(t, append([]string{"plan", "--connector", f.name, "--all-topics", "--to-offset", "3", "--out", p}, extra...)...).MustCode(t, 0)
+	if !strings.Contains(r.Stderr, "connector "+f.name+" (org.example.FileSink, RUNNING, 2 tasks) owns group "+f.group) {
+		t.Fatalf("plan stderr: %q", r.Stderr)
+	}
+	return p
+}
+
+func (f *connFixture) committed(t *testing.T) map[int32]int64 {
+	return f.e.Committed(t, f.group)[f.topic]
+}
+
+func mustOffsets(t *testing.T, got map[int32]int64, want map[int32]int64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("committed %v, want %v", got, want)
+	}
+	for p, o := range want {
+		if got[p] != o {
+			t.Fatalf("committed %v, want %v", got, want)
+		}
+	}
+}
+
+// TestConnectPlanApplyRollbackOverFake: plan --connector records the
+// connector (show and markdown render it), apply stops it, writes the
+// offsets through PATCH offsets, reads them back from the group and from
+// Connect, resumes it, and its rollback does the same backwards.
+func TestConnectPlanApplyRollbackOverFake(t *testing.T) {
+	f := newConnFixture(t)
+	p := f.planConnector(t)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schematest.MustMatch(t, "OffsetResetPlan", string(data), true)
+	for _, want := range []string{"connector:", "name: " + f.name, "stateAtPlan: RUNNING", "tasks: 2", "{topic: " + f.topic + ", partition: 1, offset: 9}"} {
+		if !strings.Contains(string(data), want) {
+			t.Fatalf("plan lacks %q:\n%s", want, data)
+		}
+	}
+	show := kcg(t, "show", p).MustCode(t, 0)
+	if !strings.Contains(show.Stdout, "connector "+f.name+" (org.example.FileSink) on Kafka Connect "+f.fake.URL+": RUNNING with 2 tasks") {
+		t.Fatalf("show:\n%s", show.Stdout)
+	}
+	md := kcg(t, "show", p, "-o", "markdown").MustCode(t, 0)
+	if !strings.Contains(md.Stdout, "**Connector:** `"+f.name+"`") {
+		t.Fatalf("show -o markdown:\n%s", md.Stdout)
+	}
+
+	r := f.kcg(t, "apply", p, "-o", "json").MustCode(t, 0)
+	schematest.MustMatch(t, "ApplyReport", r.Stdout, false)
+	mustOffsets(t, f.committed(t), map[int32]int64{0: 3, 1: 3})
+	if f.alters != 1 {
+		t.Fatalf("PATCH offsets called %d times", f.alters)
+	}
+	var rep struct {
+		Result       string `json:"result"`
+		RollbackPlan string `json:"rollbackPlan"`
+		Connector    struct {
+			Via      string
+			Verified bool
+			Resumed  bool
+			State    string
+			Steps    []struct{ Step string }
+		} `json:"connector"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for _, s := range rep.Connector.Steps {
+		steps = append(steps, s.Step)
+	}
+	if rep.Result != "applied" || rep.Connector.Via != "connect" || !rep.Connector.Verified || !rep.Connector.Resumed || rep.Connector.State != "RUNNING" ||
+		strings.Join(steps, ",") != "preflight,stopped,tasks gone,rollback plan written,offsets written,verified,resumed" {
+		t.Fatalf("report: %+v\n%s", rep, r.Stdout)
+	}
+	calls := strings.Join(f.fake.Calls(), "\n")
+	stop, patch, resume := strings.Index(calls, "PUT /connectors/"+f.name+"/stop"), strings.Index(calls, "PATCH /connectors/"+f.name+"/offsets"), strings.Index(calls, "PUT /connectors/"+f.name+"/resume")
+	if stop < 0 || patch < stop || resume < patch {
+		t.Fatalf("calls out of order:\n%s", calls)
+	}
+	if !strings.Contains(r.Stderr, "applied "+p+": connector "+f.name+"'s offsets written (connect) and verified (2 partitions); resumed: RUNNING") {
+		t.Fatalf("stderr: %q", r.Stderr)
+	}
+
+	rb := f.kcg(t, "apply", rep.RollbackPlan).MustCode(t, 0)
+	mustOffsets(t, f.committed(t), map[int32]int64{0: 8, 1: 9})
+	if f.alters != 2 || !strings.Contains(rb.Stdout, "resumed") {
+		t.Fatalf("rollback: %d alters\n%s\n%s", f.alters, rb.Stdout, rb.Stderr)
+	}
+	if k, _ := f.fake.Get(f.name); k.State != connect.StateRunning {
+		t.Fatalf("connector %s after the rollback", k.State)
+	}
+}
+
+// On a Connect 3.5 (stop, no PATCH offsets) apply writes to the group
+// directly and says so; before 3.5 plan refuses, naming the version
+// needed.
+func TestConnectOldWorkers(t *testing.T) {
+	f := newConnFixture(t)
+	p := f.planConnector(t)
+	f.fake.Version = "3.5.2"
+	r := f.kcg(t, "apply", p, "-o", "json").MustCode(t, 0)
+	mustOffsets(t, f.committed(t), map[int32]int64{0: 3, 1: 3})
+	if f.alters != 0 || !strings.Contains(r.Stdout, `"via": "group"`) || !strings.Contains(r.Stderr, "to group "+f.group+" directly: Kafka Connect 3.5 has no PATCH") {
+		t.Fatalf("alters %d\n%s\n%s", f.alters, r.Stdout, r.Stderr)
+	}
+	f.fake.Version = "3.4.1"
+	r = f.kcg(t, "plan", "--connector", f.name, "--all-topics", "--to-earliest", "--out", f.path("old.yaml")).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "is version 3.4.1: resetting a connector needs PUT /connectors/NAME/stop and its offsets endpoints, Kafka Connect 3.5 or later") || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("stderr: %q", r.Stderr)
+	}
+}
+
+// The refusals, one line each, nothing done: a source connector, a
+// connector no Connect runs, one deleted or recreated since the plan, a
+// group with a member that is not a task.
+func TestConnectRefusals(t *testing.T) {
+	f := newConnFixture(t)
+	f.fake.Add(connectfake.Connector{Name: "src", Type: "source", Config: map[string]string{"connector.class": "org.example.Source"}})
+	r := f.kcg(t, "plan", "--connector", "src", "--all-topics", "--to-earliest", "--out", f.path("src.yaml")).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, `connector "src" is a source connector: kcg resets the consumer group of a sink connector only`) {
+		t.Fatalf("source: %q", r.Stderr)
+	}
+	r = f.kcg(t, "plan", "--connector", "nope", "--all-topics", "--to-earliest", "--out", f.path("nope.yaml")).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, `connector "nope" not found on Kafka Connect `+f.fake.URL) {
+		t.Fatalf("missing: %q", r.Stderr)
+	}
+	r = kcgOn(t, f.e, "plan", "--connector", f.name, "--all-topics", "--to-earliest", "--out", f.path("x.yaml")).MustCode(t, 64)
+	if !strings.Contains(r.Stderr, "needs Kafka Connect: give --connect URL") {
+		t.Fatalf("no connect: %q", r.Stderr)
+	}
+
+	p := f.planConnector(t)
+	k, _ := f.fake.Get(f.name)
+	k.Config["topics.regex"] = ".*"
+	f.fake.Add(k)
+	r = f.kcg(t, "apply", p).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "is not the one planned: its config changed since the plan (deleted and recreated, or reconfigured)") {
+		t.Fatalf("recreated: %q", r.Stderr)
+	}
+	f.fake.Remove(f.name)
+	r = f.kcg(t, "apply", p).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "is gone from Kafka Connect "+f.fake.URL+": deleted since the plan; nothing was done") {
+		t.Fatalf("deleted: %q", r.Stderr)
+	}
+	if slicesContains(f.fake.Calls(), "PUT /connectors/"+f.name+"/stop") {
+		t.Fatal("a refused apply stopped the connector")
+	}
+	mustOffsets(t, f.committed(t), map[int32]int64{0: 8, 1: 9})
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// A member that is not one of the connector's tasks: stopping the
+// connector would not empty the group; refused before the stop.
+func TestConnectRefusesForeignMember(t *testing.T) {
+	f := newConnFixture(t)
+	p := f.planConnector(t)
+	m := f.e.ClassicMember(t, f.group, f.topic)
+	defer m.Stop()
+	r := f.kcg(t, "apply", p).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, "has members that are not connector "+f.name+"'s tasks (their client ids do not start with connector-consumer-"+f.name+"-)") || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("stderr: %q", r.Stderr)
+	}
+	if slicesContains(f.fake.Calls(), "PUT /connectors/"+f.name+"/stop") {
+		t.Fatal("a refused apply stopped the connector")
+	}
+}
+
+// The failures after the stop, each reported exactly: the connector is
+// left STOPPED (never resumed over offsets not verified) and the one
+// command that resumes it is printed.
+func TestConnectFailuresAfterStop(t *testing.T) {
+	resume := func(f *connFixture) string { return "curl -X PUT " + f.fake.URL + "/connectors/" + f.name + "/resume" }
+	t.Run("connect-down-after-stop", func(t *testing.T) {
+		f := newConnFixture(t)
+		p := f.planConnector(t)
+		f.fake.DownAfter(http.MethodPut, "/stop")
+		r := f.kcg(t, "apply", p).MustCode(t, 1)
+		if !strings.Contains(r.Stderr, "kcg: connector "+f.name+" left STOPPED: ") || !strings.Contains(r.Stderr, "done: preflight, stopped; no offset was written; resume it with: "+resume(f)) {
+			t.Fatalf("stderr: %q", r.Stderr)
+		}
+		mustOffsets(t, f.committed(t), map[int32]int64{0: 8, 1: 9})
+	})
+	t.Run("409-on-patch", func(t *testing.T) {
+		f := newConnFixture(t)
+		p := f.planConnector(t)
+		f.fake.Fail(http.MethodPatch, "/offsets", 409, "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)", 0)
+		r := f.kcg(t, "apply", p).MustCode(t, 1)
+		if !strings.Contains(r.Stderr, "PATCH /connectors/"+f.name+"/offsets: Kafka Connect "+f.fake.URL+": PATCH /connectors/"+f.name+"/offsets: Cannot complete request momentarily") ||
+			!strings.Contains(r.Stderr, "(409: Connect is rebalancing or busy") || !strings.Contains(r.Stderr, "left STOPPED") ||
+			!strings.Contains(r.Stderr, "no offset was written; rollback plan ") || !strings.Contains(r.Stderr, "resume it with: "+resume(f)) {
+			t.Fatalf("stderr: %q", r.Stderr)
+		}
+		if k, _ := f.fake.Get(f.name); k.State != connect.StateStopped {
+			t.Fatalf("connector %s", k.State)
+		}
+		mustOffsets(t, f.committed(t), map[int32]int64{0: 8, 1: 9})
+	})
+	t.Run("fails-on-resume", func(t *testing.T) {
+		f := newConnFixture(t)
+		p := f.planConnector(t)
+		f.fake.OnResume = func(string) error { return errTaskFailed }
+		r := f.kcg(t, "apply", p).MustCode(t, 4)
+		if !strings.Contains(r.Stderr, "kcg: connector "+f.name+" resumed, and is FAILED: resumed, but connector "+f.name+" is FAILED") ||
+			!strings.Contains(r.Stderr, "done: preflight, stopped, tasks gone, rollback plan written, offsets written, verified; rollback plan ") {
+			t.Fatalf("stderr: %q", r.Stderr)
+		}
+		mustOffsets(t, f.committed(t), map[int32]int64{0: 3, 1: 3})
+	})
+	t.Run("stale-after-stop", func(t *testing.T) {
+		f := newConnFixture(t)
+		p := f.planConnector(t)
+		f.fake.OnStop = func(string) { f.e.Commit(t, f.group, f.topic, map[int32]int64{0: 10}) }
+		r := f.kcg(t, "apply", p).MustCode(t, 1)
+		if !strings.Contains(r.Stderr, "after the stop: ") || !strings.Contains(r.Stderr, "stale") || !strings.Contains(r.Stderr, "left STOPPED") {
+			t.Fatalf("stderr: %q", r.Stderr)
+		}
+		if f.alters != 0 {
+			t.Fatal("offsets written over a stale plan")
+		}
+	})
+}
+
+var errTaskFailed = errors.New("fail.if.exists: the task refuses to start")

@@ -100,6 +100,12 @@ func (e *ConnectorFailedError) Error() string {
 		state = "resumed, and is " + orUnknown(r.State)
 	}
 	msg := fmt.Sprintf("connector %s %s: %s; done: %s", r.Connector, state, vocab.OneLine(e.Err.Error()), strings.Join(done, ", "))
+	switch {
+	case !r.Written:
+		msg += "; no offset was written"
+	case !r.Verified:
+		msg += "; offsets written (or possibly written) but not verified"
+	}
 	if r.Rollback != "" {
 		msg += "; rollback plan " + r.Rollback
 	}
@@ -139,6 +145,13 @@ func (r *connectorRun) step(name, format string, a ...any) {
 
 // fail is a failure after the stop.
 func (r *connectorRun) fail(err error) (*ConnectorResult, error) {
+	if r.res.Apply.Groups == nil && r.res.Check != nil {
+		// Nothing was sent to the group: each group as it was.
+		r.res.Apply = ApplyResult{FailedAt: 0}
+		for _, g := range r.res.Check.Plan.Groups {
+			r.res.Apply.Groups = append(r.res.Apply.Groups, r.res.Check.untouched(g, NotWritten, vocab.OneLine(err.Error())))
+		}
+	}
 	if st, serr := r.o.Connect.Status(r.ctx, r.k.Name); serr == nil {
 		r.res.State = st.State
 	}
@@ -159,8 +172,8 @@ func ApplyConnector(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.
 		}
 	}
 	check, err := r.preflight()
+	r.res.Check = check
 	if err != nil || check.AlreadyApplied() {
-		r.res.Check = check
 		return r.res, err
 	}
 	if err := o.Connect.Stop(ctx, r.k.Name); err != nil {
@@ -321,8 +334,10 @@ func (r *connectorRun) write(check *Check) error {
 	for _, p := range check.Pending {
 		offs = append(offs, connect.AlterOffset{Topic: p.TP.Topic, Partition: p.TP.Partition, Offset: p.To})
 	}
-	r.res.Written = true // sent: may have been written even when the answer is lost
 	msg, err := r.o.Connect.AlterOffsets(r.ctx, r.k.Name, offs)
+	// Connect's own error answer wrote nothing; a lost answer may have.
+	var ce *connect.Error
+	r.res.Written = err == nil || !errors.As(err, &ce) || ce.Status == 0
 	group := check.Plan.Groups[0].Group
 	after, rerr := readBack(r.ctx, r.cl, []string{group}, planFamilies(check.Plan))
 	r.res.Apply = ApplyResult{FailedAt: -1}
