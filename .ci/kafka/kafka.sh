@@ -26,6 +26,12 @@
 #   kafka.sh console-producer ARGS... kafka-console-producer.sh
 #   kafka.sh console-consumer ARGS... kafka-console-consumer.sh
 #   kafka.sh topics ARGS...           kafka-topics.sh
+#   kafka.sh connect start            a Kafka Connect distributed worker
+#                                     (connect-runtime 4.4.0) beside the
+#                                     running cluster, with the tests' sink
+#                                     connector; adds KCG_TEST_CONNECT_URL
+#                                     to the env file (`stop` stops it too)
+#   kafka.sh connect stop|status|env|logs [N]
 #
 # NODE is a broker number (1..N) or "controller" (only with --brokers 2+).
 # The Java tools (classpath, java, consumer-groups, ...) are always Apache
@@ -46,6 +52,9 @@
 #   KCG_KAFKA_CONTROLLER_HEAP  the dedicated controller's heap options
 #                     (default: -Xms256m -Xmx512m)
 #   KCG_KAFKA_START_TIMEOUT  seconds to wait for the cluster (default: 120)
+#                     and for the Connect worker
+#   KCG_KAFKA_CONNECT_HEAP   the Connect worker's heap options
+#                     (default: -Xms256m -Xmx768m)
 #   KCG_KAFKA_GSSAPI_KEYTAB  opt-in (one node only): a listener GSSAPI on
 #                     localhost with SASL GSSAPI (Kerberos), the broker
 #                     logging in with this keytab as KCG_KAFKA_GSSAPI_PRINCIPAL
@@ -757,7 +766,8 @@ cleanup_state() {
 		rm -rf "$run"
 	fi
 	for n in $(nodes); do rm -f "$state/pid.$n" "$state/addr.$n"; done
-	rm -f "$state/pid" "$state/rundir" "$state/env" "$state/nodes" "$state/version" "$state/cache"
+	rm -f "$state/pid" "$state/rundir" "$state/env" "$state/nodes" "$state/version" "$state/cache" \
+		"$state/pid.connect" "$state/connect.url"
 }
 
 # stop_pids SIG PID...: send SIG, wait up to 30 s for all, then SIGKILL.
@@ -799,6 +809,8 @@ stop_nodes() {
 
 cmd_stop() {
 	local pids legacy
+	# The Connect worker first: it is a client of the cluster.
+	if connect_pid >/dev/null; then cmd_connect_stop; fi
 	# A broker started by the one-node kafka.sh of before (a single
 	# $state/pid file, no $state/nodes).
 	if [[ ! -f "$state/nodes" && -f "$state/pid" ]] && legacy="$(cat "$state/pid")" && pid_alive "$legacy"; then
@@ -920,6 +932,269 @@ cmd_logs() {
 	tail -n "$lines" "${files[@]}"
 }
 
+# --- Kafka Connect: a distributed worker beside the cluster ----------------
+#
+# `kafka.sh connect start` runs org.apache.kafka.connect.cli.ConnectDistributed
+# of connect-runtime $TOOLS_VERSION (connect-pom.xml; jars in
+# $cache/libs-connect-VERSION) against the running cluster of this
+# KCG_KAFKA_STATE, REST on a free 127.0.0.1 port, and the tests' own sink
+# connector (connect-sink/, compiled once per cache into
+# $cache/connect-sink-DIGEST/) on its plugin.path. State: $state/pid.connect
+# and $state/connect.url; its config and log in $(rundir)/connect. The env
+# file gains KCG_TEST_CONNECT_URL and KCG_TEST_CONNECT_VERSION.
+
+connect_pom="$here/connect-pom.xml"
+connect_src="$here/connect-sink"
+connect_class=dev.kcg.test.connect.FileLinesSinkConnector
+
+connect_libs() { echo "$cache/libs-connect-$TOOLS_VERSION"; }
+
+# fetch_connect: connect-runtime and its dependencies, once per pom.
+fetch_connect() {
+	local libs stamp want tmp log
+	libs="$(connect_libs)"
+	stamp="$libs/.pom.sha256"
+	want="$(sha256sum "$connect_pom" | cut -d' ' -f1)"
+	[[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && return 0
+	command -v mvn >/dev/null 2>&1 || die "mvn not found (apt-get install maven)"
+	say "fetching connect-runtime $TOOLS_VERSION jars with Maven into $libs"
+	tmp="$libs.tmp.$$"
+	log="$cache/mvn-connect-$TOOLS_VERSION.log"
+	rm -rf "$tmp"
+	mkdir -p "$cache"
+	if ! mvn -B -ntp -Dstyle.color=never -f "$connect_pom" dependency:copy-dependencies \
+		"-Dconnect.version=$TOOLS_VERSION" "-Dkcg.connect.libs=$tmp" >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -rf "$tmp"
+		die "mvn dependency:copy-dependencies failed for connect-runtime $TOOLS_VERSION (output above, also in $log)"
+	fi
+	[[ -f "$tmp/connect-runtime-$TOOLS_VERSION.jar" ]] || die "mvn ran but $tmp has no connect-runtime-$TOOLS_VERSION.jar"
+	echo "$want" >"$tmp/.pom.sha256"
+	rm -rf "$libs"
+	mv "$tmp" "$libs"
+}
+
+jdk_tool() {
+	if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/$1" ]]; then
+		echo "$JAVA_HOME/bin/$1"
+	elif command -v "$1" >/dev/null 2>&1; then
+		command -v "$1"
+	else
+		die "$1 not found (install a JDK 17+, not only a JRE, or set JAVA_HOME)"
+	fi
+}
+
+# build_sink: the test sink connector's jar, compiled once per source and
+# Connect version; prints the plugin folder that holds it.
+build_sink() {
+	local digest dir tmp
+	digest="$( (
+		echo "$TOOLS_VERSION"
+		cd "$connect_src" && find . -type f | LC_ALL=C sort | xargs sha256sum
+	) | sha256sum | cut -c1-16)"
+	dir="$cache/connect-sink-$digest"
+	if [[ ! -f "$dir/kcg-test-sink.jar" ]]; then
+		tmp="$dir.tmp.$$"
+		rm -rf "$tmp"
+		mkdir -p "$tmp/classes/META-INF"
+		"$(jdk_tool javac)" -nowarn --release 17 -d "$tmp/classes" -cp "$(connect_libs)/*" \
+			"$connect_src"/src/dev/kcg/test/connect/*.java >&2 || die "compiling the test sink connector failed"
+		cp -r "$connect_src/META-INF/services" "$tmp/classes/META-INF/"
+		mkdir -p "$tmp/plugin"
+		"$(jdk_tool jar)" --create --file "$tmp/plugin/kcg-test-sink.jar" -C "$tmp/classes" . ||
+			die "jar of the test sink connector failed"
+		rm -rf "$dir"
+		mv "$tmp/plugin" "$dir"
+		rm -rf "$tmp"
+	fi
+	echo "$dir"
+}
+
+connect_pid() {
+	local pid
+	[[ -f "$state/pid.connect" ]] || return 1
+	pid="$(cat "$state/pid.connect")"
+	pid_alive "$pid" || return 1
+	echo "$pid"
+}
+
+# env_without_connect: the env file without the Connect lines.
+env_without_connect() {
+	[[ -f "$state/env" ]] || return 0
+	grep -v '^KCG_TEST_CONNECT_' "$state/env" >"$state/env.tmp" || true
+	mv "$state/env.tmp" "$state/env"
+}
+
+# connect_config DIR PORT PLUGINS: the worker's config. Short group
+# timeouts and a 500 ms offset flush so tests see a sink's commits, its
+# tasks leave and the worker rebalances within seconds.
+connect_config() {
+	local dir="$1" port="$2" plugins="$3" rf servers
+	rf="$(broker_nodes | wc -l)"
+	((rf <= 3)) || rf=3
+	servers="$(sed -n 's/^KCG_TEST_BOOTSTRAP_SERVERS=//p' "$state/env")"
+	cat >"$dir/worker.properties" <<EOF
+# Written by .ci/kafka/kafka.sh connect start: kcg's test Connect worker.
+bootstrap.servers=$servers
+group.id=kcg-test-connect
+config.storage.topic=kcg-test-connect-configs
+offset.storage.topic=kcg-test-connect-offsets
+status.storage.topic=kcg-test-connect-status
+config.storage.replication.factor=$rf
+offset.storage.replication.factor=$rf
+status.storage.replication.factor=$rf
+offset.storage.partitions=1
+status.storage.partitions=1
+key.converter=org.apache.kafka.connect.storage.StringConverter
+value.converter=org.apache.kafka.connect.storage.StringConverter
+listeners=http://127.0.0.1:$port
+rest.advertised.host.name=127.0.0.1
+rest.advertised.port=$port
+plugin.path=$plugins
+plugin.discovery=service_load
+connector.client.config.override.policy=All
+offset.flush.interval.ms=500
+offset.flush.timeout.ms=5000
+session.timeout.ms=6000
+heartbeat.interval.ms=1000
+rebalance.timeout.ms=20000
+scheduled.rebalance.max.delay.ms=0
+task.shutdown.graceful.timeout.ms=2000
+consumer.session.timeout.ms=6000
+consumer.heartbeat.interval.ms=1000
+consumer.metadata.max.age.ms=2000
+EOF
+	# Properties, not YAML: connect-runtime's classpath has no YAML parser.
+	cat >"$dir/log4j2.properties" <<EOF
+appender.out.type = Console
+appender.out.name = STDOUT
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = STDOUT
+logger.reflections.name = org.reflections
+logger.reflections.level = ERROR
+EOF
+}
+
+# connect_ready URL PLUGIN: GET / answers, GET /health (KIP-1017) says the
+# worker has joined its group and read its config topic, and the plugin
+# is listed.
+connect_ready() {
+	curl -fsS --max-time 5 "$1/" >/dev/null 2>&1 &&
+		curl -fsS --max-time 5 "$1/health" >/dev/null 2>&1 &&
+		curl -fsS --max-time 5 "$1/connector-plugins" 2>/dev/null | grep -q "\"$2\""
+}
+
+# connect_start_once PLUGINS: one try on a fresh port; 75 if it was taken.
+connect_start_once() {
+	local plugins="$1" dir port url pid deadline
+	dir="$(rundir)/connect"
+	mkdir -p "$dir"
+	port="$(free_port)"
+	url="http://127.0.0.1:$port"
+	connect_config "$dir" "$port" "$plugins"
+	# setsid: as the brokers, the worker outlives this shell.
+	# shellcheck disable=SC2086
+	setsid "$(java_bin)" ${KCG_KAFKA_CONNECT_HEAP:--Xms256m -Xmx768m} \
+		-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true \
+		"-Dlog4j2.configurationFile=$dir/log4j2.properties" \
+		-cp "$(connect_libs)/*" org.apache.kafka.connect.cli.ConnectDistributed "$dir/worker.properties" \
+		</dev/null >>"$dir/connect.log" 2>&1 &
+	pid=$!
+	echo "$pid" >"$state/pid.connect"
+	# Interrupted while waiting: stop the worker rather than leave one
+	# half-started that the env file does not name.
+	trap 'stop_pids TERM "$pid"; rm -f "$state/pid.connect"; say "interrupted; Connect worker stopped"; exit 130' INT TERM
+	deadline=$((SECONDS + ${KCG_KAFKA_START_TIMEOUT:-120}))
+	until connect_ready "$url" "$connect_class"; do
+		if ! pid_alive "$pid"; then
+			rm -f "$state/pid.connect"
+			grep -qs "Address already in use" "$dir/connect.log" && return 75
+			tail -n 60 "$dir/connect.log" >&2 || true
+			die "the Connect worker exited during start-up (log above, also in $dir/connect.log)"
+		fi
+		if ((SECONDS >= deadline)); then
+			tail -n 60 "$dir/connect.log" >&2 || true
+			stop_pids TERM "$pid"
+			rm -f "$state/pid.connect"
+			die "the Connect worker did not answer at $url with $connect_class listed within ${KCG_KAFKA_START_TIMEOUT:-120}s"
+		fi
+		sleep 0.5
+	done
+	trap - INT TERM
+	echo "$url" >"$state/connect.url"
+}
+
+cmd_connect_start() {
+	local pid plugins started=$SECONDS attempt rc
+	if pid="$(connect_pid)"; then
+		say "Connect worker already running (pid $pid)"
+		grep '^KCG_TEST_CONNECT_' "$state/env"
+		return 0
+	fi
+	running_pid >/dev/null || die "the cluster is not running (kafka.sh start first, with the same KCG_KAFKA_STATE)"
+	[[ -f "$state/cache" ]] && cache="$(cat "$state/cache")"
+	fetch_connect
+	plugins="$(build_sink)"
+	for attempt in 1 2 3; do
+		rc=0
+		connect_start_once "$plugins" || rc=$?
+		case $rc in
+		0) break ;;
+		75) say "the Connect worker's port was taken meanwhile; trying another (attempt $attempt)" ;;
+		*) return "$rc" ;;
+		esac
+	done
+	((rc == 0)) || die "could not start the Connect worker: ports kept being taken"
+	env_without_connect
+	{
+		echo "KCG_TEST_CONNECT_URL=$(cat "$state/connect.url")"
+		echo "KCG_TEST_CONNECT_VERSION=$TOOLS_VERSION"
+	} >>"$state/env"
+	say "Kafka Connect $TOOLS_VERSION worker (pid $(cat "$state/pid.connect")) ready at $(cat "$state/connect.url") in $((SECONDS - started))s; log in $(rundir)/connect/connect.log"
+	grep '^KCG_TEST_CONNECT_' "$state/env"
+}
+
+cmd_connect_stop() {
+	local pid
+	if pid="$(connect_pid)"; then
+		stop_pids TERM "$pid"
+		say "Connect worker stopped (pid $pid)"
+	else
+		say "Connect worker not running"
+	fi
+	rm -f "$state/pid.connect" "$state/connect.url"
+	env_without_connect
+}
+
+cmd_connect() {
+	local sub="${1:-}"
+	shift || true
+	case "$sub" in
+	start) cmd_connect_start ;;
+	stop) cmd_connect_stop ;;
+	status)
+		local pid
+		if pid="$(connect_pid)"; then
+			echo "Connect worker running (pid $pid) at $(cat "$state/connect.url")"
+		else
+			echo "Connect worker not running"
+			return 1
+		fi
+		;;
+	env)
+		connect_pid >/dev/null || die "the Connect worker is not running (kafka.sh connect start)"
+		grep '^KCG_TEST_CONNECT_' "$state/env"
+		;;
+	logs)
+		[[ -f "$state/rundir" && -f "$(rundir)/connect/connect.log" ]] || die "no Connect worker log (kafka.sh connect start)"
+		tail -n "${1:-200}" "$(rundir)/connect/connect.log"
+		;;
+	*) die "usage: kafka.sh connect start|stop|status|env|logs [LINES]" ;;
+	esac
+}
+
 usage() {
 	sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//' >&2
 	exit 2
@@ -974,6 +1249,7 @@ env)
 	cat "$state/env"
 	;;
 logs) cmd_logs "$@" ;;
+connect) cmd_connect "$@" ;;
 classpath) cmd_classpath ;;
 java)
 	[[ $# -ge 1 ]] || die "usage: kafka.sh java CLASS [ARGS...]"
