@@ -10,6 +10,7 @@ import (
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
+	"github.com/kcg-dev/kcg/resetplan"
 )
 
 // connectClientFor is the client of the plan's Connect cluster: the
@@ -38,6 +39,9 @@ func (r *applyRun) applyConnector(ctx context.Context, cl *kafkaadmin.Client) er
 		Metadata:      commitMetadata(r.plan, r.digest),
 		WriteRollback: r.writeRollback,
 		Step: func(s groupops.ConnectorStep) {
+			if s.Name == "rollback plan written" {
+				return // writeRollback has said it
+			}
 			r.progress.clear()
 			fmt.Fprintf(r.s.Err, "connector %s: %s: %s\n", k.Name, s.Name, s.Detail)
 		},
@@ -88,4 +92,15 @@ func countPartitions(res *groupops.ConnectorResult) string {
 		return "1 partition"
 	}
 	return fmt.Sprintf("%d partitions", n)
+}
+
+// connectorChanges is kcg diff's reading of a plan's connector: how it
+// changed since the plan (none for a plan without one). Its group's
+// members are its tasks, which apply stops: no difference.
+func connectorChanges(ctx context.Context, plan *resetplan.Plan, check *groupops.Check, configured []*connect.Client) ([]string, error) {
+	if plan.Connector == nil {
+		return nil, nil
+	}
+	check.Active = nil
+	return groupops.ConnectorChanges(ctx, connectClientFor(plan.Connector.Connect, configured), plan.Connector)
 }

@@ -379,3 +379,41 @@ func TestConnectFailuresAfterStop(t *testing.T) {
 }
 
 var errTaskFailed = errors.New("fail.if.exists: the task refuses to start")
+
+// kcg diff PLAN reports a connector whose state or config changed since
+// the plan (exit 2), and none for one as planned (its tasks in the group
+// are no difference: apply stops them).
+func TestConnectDiffLive(t *testing.T) {
+	f := newConnFixture(t)
+	p := f.planConnector(t)
+	r := f.kcg(t, "diff", p, "-o", "json").MustCode(t, 0)
+	schematest.MustMatch(t, "PlanStatus", r.Stdout, false)
+	k, _ := f.fake.Get(f.name)
+	k.State = connect.StatePaused
+	k.Config["topics.regex"] = ".*"
+	f.fake.Add(k)
+	r = f.kcg(t, "diff", p, "-o", "json").MustCode(t, 2)
+	schematest.MustMatch(t, "PlanStatus", r.Stdout, false)
+	if !strings.Contains(r.Stdout, "connector "+f.name+": PAUSED, planned RUNNING") || !strings.Contains(r.Stdout, "config changed since the plan") || !strings.Contains(r.Stdout, `"ready": false`) {
+		t.Fatalf("diff: %s", r.Stdout)
+	}
+	r = f.kcg(t, "diff", p).MustCode(t, 2)
+	if !strings.Contains(r.Stdout, "connector  ") && !strings.Contains(r.Stdout, "PAUSED, planned RUNNING") {
+		t.Fatalf("diff table: %s", r.Stdout)
+	}
+	f.fake.Remove(f.name)
+	r = f.kcg(t, "diff", p).MustCode(t, 2)
+	if !strings.Contains(r.Stdout, "deleted since the plan") {
+		t.Fatalf("diff table: %s", r.Stdout)
+	}
+	// Two plans: the connector record is compared too.
+	q := f.path("other.yaml")
+	data, _ := os.ReadFile(p)
+	if err := os.WriteFile(q, []byte(strings.Replace(string(data), "stateAtPlan: RUNNING", "stateAtPlan: PAUSED", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = kcg(t, "diff", p, q).MustCode(t, 2)
+	if !strings.Contains(r.Stdout, "connector.stateAtPlan") {
+		t.Fatalf("diff of two plans: %s", r.Stdout)
+	}
+}

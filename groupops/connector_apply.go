@@ -467,3 +467,27 @@ func ConnectorRecord(ctx context.Context, c *connect.Client, k connect.Connector
 	}
 	return rec, nil
 }
+
+// ConnectorChanges says how the plan's connector changed since the plan,
+// as kcg diff reports it: deleted, another class, another config, another
+// state. None: it is as planned.
+func ConnectorChanges(ctx context.Context, c *connect.Client, k *resetplan.Connector) ([]string, error) {
+	live, err := c.Connector(ctx, k.Name)
+	if connect.IsNotFound(err) {
+		return []string{fmt.Sprintf("connector %s is gone from Kafka Connect %s: deleted since the plan", k.Name, c.URL())}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if live.Class != k.Class {
+		out = append(out, fmt.Sprintf("connector %s: class %s, planned %s (recreated)", k.Name, live.Class, k.Class))
+	}
+	if d := connect.ConfigDigest(live.Config); d != k.ConfigDigest {
+		out = append(out, fmt.Sprintf("connector %s: config changed since the plan (%s, planned %s)", k.Name, d, k.ConfigDigest))
+	}
+	if live.State != k.StateAtPlan {
+		out = append(out, fmt.Sprintf("connector %s: %s, planned %s", k.Name, live.State, k.StateAtPlan))
+	}
+	return out, nil
+}
