@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connect"
@@ -72,6 +73,13 @@ func (r *applyRun) applyConnector(ctx context.Context, cl *kafkaadmin.Client) er
 		return werr
 	}
 	if err != nil {
+		if errors.Is(err, context.Canceled) && !res.Written {
+			// Interrupted after the stop: 130, with the line that says
+			// where the connector was left.
+			// Not "context canceled", and no Canceled in the chain, so
+			// this line is printed rather than "kcg: interrupted".
+			return app.WithCode(app.ExitInterrupted, errors.New(strings.Replace(err.Error(), context.Canceled.Error(), "interrupted", 1)))
+		}
 		return err
 	}
 	end := "left STOPPED, as it was " + k.StateAtPlan + " at plan time (resume with: " + res.ResumeCommand + ")"

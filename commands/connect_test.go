@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kcg-dev/kcg/connect"
 	"github.com/kcg-dev/kcg/internal/clitest"
@@ -416,4 +418,76 @@ func TestConnectDiffLive(t *testing.T) {
 	if !strings.Contains(r.Stdout, "connector.stateAtPlan") {
 		t.Fatalf("diff of two plans: %s", r.Stdout)
 	}
+}
+
+// Kafka Connect over https with basic auth, from the flags and from a
+// profile's connect: section (password by reference); a wrong password
+// is one line naming what to check, exit 1.
+func TestConnectTLSAndBasicAuth(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	fake := connectfake.NewTLS(t)
+	fake.RequireBasicAuth("kcg-ops", "s3cret")
+	name := kafkatest.UniqueName(t, "sink")
+	fake.Add(connectfake.Connector{Name: name, Type: "sink", Tasks: 1, Config: map[string]string{"connector.class": "org.example.FileSink"}})
+	topic := kafkatest.UniqueName(t, "t")
+	e.CreateTopic(t, topic, 1)
+	e.Commit(t, "connect-"+name, topic, map[int32]int64{0: 0})
+	dir := t.TempDir()
+	ca := fake.CAFile(t, dir)
+
+	t.Setenv("KCG_CONNECT_PASSWORD", "s3cret")
+	r := kcgOn(t, e, "list", "-o", "json", "--connect", fake.URL, "--connect-ca-file", ca, "--connect-username", "kcg-ops").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, `"connector": "`+name+`"`) {
+		t.Fatalf("list over https: %s", r.Stdout)
+	}
+	r = kcgOn(t, e, "list", "--connect", fake.URL, "--connect-username", "kcg-ops").MustCode(t, 1)
+	if !strings.Contains(r.Stderr, "certificate") || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("no CA: %q", r.Stderr)
+	}
+	t.Setenv("KCG_CONNECT_PASSWORD", "wrong")
+	r = kcgOn(t, e, "list", "--connect", fake.URL, "--connect-ca-file", ca, "--connect-username", "kcg-ops").MustCode(t, 1)
+	if !strings.Contains(r.Stderr, "kcg: Kafka Connect "+fake.URL+": GET /connectors?expand=info&expand=status: User cannot access the resource. (401: check the Connect user and password)") || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("wrong password: %q", r.Stderr)
+	}
+
+	t.Setenv("KCG_CONNECT_PASSWORD", "")
+	t.Setenv("PROD_CONNECT_PASSWORD", "s3cret")
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("profiles:\n  prod:\n    bootstrap: "+e.Bootstrap+"\n    connect:\n      urls: "+fake.URL+"\n      caFile: connect-ca.pem\n      username: kcg-ops\n      passwordEnv: PROD_CONNECT_PASSWORD\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KCG_CONFIG", cfg)
+	r = kcg(t, "describe", "connect-"+name, "--profile", "prod").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "OWNER (CONNECTOR)") || !strings.Contains(r.Stdout, name) {
+		t.Fatalf("describe with the profile's connect: %s\n%s", r.Stdout, r.Stderr)
+	}
+	r = kcgOn(t, e, "list", "--connect", "connect.prod:8083").MustCode(t, 64)
+	if !strings.Contains(r.Stderr, `"connect.prod:8083" is not a Connect REST URL: use http://HOST:PORT or https://HOST:PORT`) {
+		t.Fatalf("bad URL: %q", r.Stderr)
+	}
+}
+
+// Ctrl-C while apply waits for the tasks to leave: the connector is left
+// STOPPED (as far as kcg knows), the line says so with the resume
+// command, exit 130, nothing written.
+func TestConnectInterruptedWhileWaiting(t *testing.T) {
+	f := newConnFixture(t)
+	p := f.planConnector(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.fake.OnStop = func(name string) {
+		// A connector whose tasks do not stop: Connect keeps saying RUNNING.
+		k, _ := f.fake.Get(name)
+		k.State = connect.StateRunning
+		f.fake.Add(k)
+		time.AfterFunc(500*time.Millisecond, cancel)
+	}
+	r := clitest.RunContext(ctx, "apply", p, "--bootstrap-server", f.e.Bootstrap, "--connect", f.fake.URL).MustCode(t, 130)
+	if !strings.Contains(r.Stderr, "kcg: connector "+f.name+" left STOPPED: interrupted; done: preflight, stopped; no offset was written; resume it with: curl -X PUT "+f.fake.URL+"/connectors/"+f.name+"/resume") {
+		t.Fatalf("stderr: %q", r.Stderr)
+	}
+	if f.alters != 0 {
+		t.Fatal("offsets written after Ctrl-C")
+	}
+	mustOffsets(t, f.committed(t), map[int32]int64{0: 8, 1: 9})
 }

@@ -118,6 +118,7 @@ func (e *ConnectorFailedError) Error() string {
 func (e *ConnectorFailedError) Unwrap() error { return e.Err }
 
 // ErrorKind: partial once offsets were (or may have been) written.
+// (apply exits 130 with this line for Ctrl-C before any write.)
 func (e *ConnectorFailedError) ErrorKind() vocab.Kind {
 	if e.Result.Written {
 		return vocab.KindPartial

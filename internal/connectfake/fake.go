@@ -9,8 +9,11 @@ package connectfake
 
 import (
 	"encoding/json"
+	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +41,8 @@ type Fake struct {
 	faults  []fault
 	calls   []string
 	down    bool
+	// user and pass, when set, are the basic auth every request must carry.
+	user, pass string
 	// OnStop is called when a connector is stopped (its tasks leave the
 	// group); OnResume when resumed, and its error fails the connector
 	// (as a task that throws on start); OnAlter on PATCH offsets, its
@@ -63,6 +68,34 @@ func New(t testing.TB) *Fake {
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
 	return f
+}
+
+// NewTLS is New serving https (httptest's certificate: CAFile writes it
+// as PEM).
+func NewTLS(t testing.TB) *Fake {
+	f := &Fake{Version: "4.4.0", conns: map[string]*Connector{}}
+	f.Server = httptest.NewTLSServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Close)
+	return f
+}
+
+// CAFile writes the https server's certificate to a PEM file in dir.
+func (f *Fake) CAFile(t testing.TB, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "connect-ca.pem")
+	b := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: f.Certificate().Raw})
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// RequireBasicAuth makes every request need this user and password
+// (401 with Connect's error body otherwise).
+func (f *Fake) RequireBasicAuth(user, pass string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.user, f.pass = user, pass
 }
 
 // Add adds (or replaces) a connector.
@@ -164,6 +197,13 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
+	if f.user != "" {
+		if u, p, ok := r.BasicAuth(); !ok || u != f.user || p != f.pass {
+			f.mu.Unlock()
+			writeErr(w, http.StatusUnauthorized, "User cannot access the resource.")
+			return
+		}
+	}
 	ft, goDown := f.matchFault(r)
 	f.mu.Unlock()
 	if ft.status != 0 {
