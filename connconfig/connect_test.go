@@ -24,8 +24,8 @@ func TestProfileConnectSection(t *testing.T) {
 		t.Fatalf("connect: %+v", p.Connect)
 	}
 	for bad, want := range map[string]string{
-		"profiles:\n  prod:\n    bootstrap: b:9092\n    connect:\n      url: http://c1:8083\n":      `line 5: unknown key "url" in profile prod.connect`,
-		"profiles:\n  prod:\n    bootstrap: b:9092\n    connect:\n      password: x\n":              "line 5: profile prod.connect: an inline password is not allowed",
+		"profiles:\n  prod:\n    bootstrap: b:9092\n    connect:\n      url: http://c1:8083\n":   `line 5: unknown key "url" in profile prod.connect`,
+		"profiles:\n  prod:\n    bootstrap: b:9092\n    connect:\n      password: x\n":           "line 5: profile prod.connect: an inline password is not allowed",
 		"profiles:\n  prod:\n    bootstrap: b:9092\n    connect:\n      insecureSkipVerify: 1\n": "connect.insecureSkipVerify: must be true or false",
 	} {
 		if _, err := ParseProfileFile(path, []byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
