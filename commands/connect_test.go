@@ -109,6 +109,10 @@ func TestConnectOwnerInDescribeAndList(t *testing.T) {
 	if !strings.Contains(r.Stdout, "OWNER (CONNECTOR)") || !strings.Contains(r.Stdout, f.name) || !strings.Contains(r.Stdout, "0:RUNNING,1:RUNNING") {
 		t.Fatalf("describe table:\n%s", r.Stdout)
 	}
+	r = f.kcg(t, "describe", f.group, other, "-o", "markdown").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, "Owners (Kafka Connect)") || !strings.Contains(r.Stdout, "| `"+f.group+"` | `"+f.name+"` | RUNNING |") {
+		t.Fatalf("describe markdown:\n%s", r.Stdout)
+	}
 	r = f.kcg(t, "describe", f.group, "-o", "yaml").MustCode(t, 0)
 	if !strings.Contains(r.Stdout, "connector: "+f.name) {
 		t.Fatalf("describe yaml:\n%s", r.Stdout)
@@ -272,8 +276,8 @@ func TestConnectRefusals(t *testing.T) {
 	if !strings.Contains(r.Stderr, `connector "src" is a source connector: kcg resets the consumer group of a sink connector only`) {
 		t.Fatalf("source: %q", r.Stderr)
 	}
-	r = f.kcg(t, "plan", "--connector", "nope", "--all-topics", "--to-earliest", "--out", f.path("nope.yaml")).MustCode(t, 3)
-	if !strings.Contains(r.Stderr, `connector "nope" not found on Kafka Connect `+f.fake.URL) {
+	r = f.kcg(t, "plan", "--connector", f.name+"x", "--all-topics", "--to-earliest", "--out", f.path("nope.yaml")).MustCode(t, 3)
+	if !strings.Contains(r.Stderr, `connector "`+f.name+`x" not found on Kafka Connect `+f.fake.URL+" (closest: "+f.name+")") {
 		t.Fatalf("missing: %q", r.Stderr)
 	}
 	r = kcgOn(t, f.e, "plan", "--connector", f.name, "--all-topics", "--to-earliest", "--out", f.path("x.yaml")).MustCode(t, 64)

@@ -80,10 +80,16 @@ func readOwners(ctx context.Context, clients []*connect.Client, snap *Snapshot) 
 type ConnectorNotFoundError struct {
 	Name string
 	URLs []string
+	// Closest are the connectors with the nearest names.
+	Closest []string
 }
 
 func (e *ConnectorNotFoundError) Error() string {
-	return fmt.Sprintf("connector %q not found on Kafka Connect %s", e.Name, strings.Join(e.URLs, ", "))
+	msg := fmt.Sprintf("connector %q not found on Kafka Connect %s", e.Name, strings.Join(e.URLs, ", "))
+	if len(e.Closest) > 0 {
+		msg += " (closest: " + strings.Join(e.Closest, ", ") + ")"
+	}
+	return msg
 }
 
 // ErrorKind: a refusal.
@@ -121,7 +127,14 @@ func FindConnector(ctx context.Context, clients []*connect.Client, name string) 
 		v, err := checkConnector(ctx, c, k)
 		return c, k, v, err
 	}
-	return nil, connect.Connector{}, connect.Version{}, &ConnectorNotFoundError{Name: name, URLs: urls}
+	var names []string
+	for _, c := range clients {
+		ks, _ := c.Connectors(ctx) // best effort: only for the suggestion
+		for _, k := range ks {
+			names = append(names, k.Name)
+		}
+	}
+	return nil, connect.Connector{}, connect.Version{}, &ConnectorNotFoundError{Name: name, URLs: urls, Closest: ClosestNames(name, names, 3)}
 }
 
 // checkConnector refuses a connector that is not a sink or runs on a
