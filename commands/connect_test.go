@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -298,19 +299,10 @@ func TestConnectRefusals(t *testing.T) {
 	if !strings.Contains(r.Stderr, "is gone from Kafka Connect "+f.fake.URL+": deleted since the plan; nothing was done") {
 		t.Fatalf("deleted: %q", r.Stderr)
 	}
-	if slicesContains(f.fake.Calls(), "PUT /connectors/"+f.name+"/stop") {
+	if slices.Contains(f.fake.Calls(), "PUT /connectors/"+f.name+"/stop") {
 		t.Fatal("a refused apply stopped the connector")
 	}
 	mustOffsets(t, f.committed(t), map[int32]int64{0: 8, 1: 9})
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // A member that is not one of the connector's tasks: stopping the
@@ -324,7 +316,7 @@ func TestConnectRefusesForeignMember(t *testing.T) {
 	if !strings.Contains(r.Stderr, "has members that are not connector "+f.name+"'s tasks (their client ids do not start with connector-consumer-"+f.name+"-)") || strings.Count(r.Stderr, "\n") != 1 {
 		t.Fatalf("stderr: %q", r.Stderr)
 	}
-	if slicesContains(f.fake.Calls(), "PUT /connectors/"+f.name+"/stop") {
+	if slices.Contains(f.fake.Calls(), "PUT /connectors/"+f.name+"/stop") {
 		t.Fatal("a refused apply stopped the connector")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/kcg-dev/kcg/connconfig/javaprops"
@@ -85,23 +84,10 @@ func (o ConnOptions) ResolveConnect() (ConnectConfig, error) {
 }
 
 func (c ConnectOptions) password() (string, error) {
-	switch {
-	case c.Password != "":
+	if c.Password != "" {
 		return c.Password, nil
-	case c.PasswordEnv != "":
-		v, ok := os.LookupEnv(c.PasswordEnv)
-		if !ok || v == "" {
-			return "", &ConfigError{Kind: ConfigErrorUsage, Key: "connect.passwordEnv", Msg: fmt.Sprintf("names %s, which is not set: export %s=... or %s", c.PasswordEnv, c.PasswordEnv, EnvConnectPassword)}
-		}
-		return v, nil
-	case c.PasswordFile != "":
-		data, err := os.ReadFile(c.PasswordFile)
-		if err != nil {
-			return "", &ConfigError{Kind: ConfigErrorData, Key: "connect.passwordFile", Msg: "cannot read the password file", Err: err}
-		}
-		return strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r"), nil
 	}
-	return "", nil
+	return passwordRef("connect", c.PasswordEnv, c.PasswordFile, "export "+EnvConnectPassword)
 }
 
 // mergeConnect fills the Connect settings the flags leave empty from the
