@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -174,18 +175,28 @@ func (c *Connect) CreateSink(t testing.TB, name string, topics []string, o SinkO
 func (c *Connect) deleteConnector(t testing.TB, name string) {
 	t.Helper()
 	path := "/connectors/" + url.PathEscape(name)
+	poll(t, "connector "+name+" to be deleted", func() (bool, string) {
+		status, body := c.Request(t, http.MethodDelete, path, nil)
+		if status >= 300 && status != http.StatusNotFound && status != http.StatusConflict { // 409: rebalancing, try again
+			t.Fatalf("kafkatest: deleting connector %s: %d %s", name, status, body)
+		}
+		return status == http.StatusNotFound, fmt.Sprintf("%d %s", status, body)
+	})
+}
+
+// poll calls check every 200 ms until it is done, for at most
+// connectTimeout, then fails the test with what it waited for and check's
+// last word.
+func poll(t testing.TB, what string, check func() (done bool, last string)) {
+	t.Helper()
 	deadline := time.Now().Add(connectTimeout)
 	for {
-		status, body := c.Request(t, http.MethodDelete, path, nil)
-		switch {
-		case status == http.StatusNotFound:
+		done, last := check()
+		if done {
 			return
-		case status >= 300 && status != http.StatusConflict: // 409: rebalancing, try again
-			t.Errorf("kafkatest: deleting connector %s: %d %s", name, status, body)
-			return
-		case time.Now().After(deadline):
-			t.Errorf("kafkatest: connector %s still there %v after DELETE: %d %s", name, connectTimeout, status, body)
-			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("kafkatest: gave up waiting %v for %s; last: %s", connectTimeout, what, last)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -244,38 +255,31 @@ func (c *Connect) Status(t testing.TB, name string) (state string, taskStates []
 // connector or task that FAILED when that is not what it waits for.
 func (c *Connect) WaitState(t testing.TB, name, state, taskState string, tasks int) {
 	t.Helper()
-	deadline := time.Now().Add(connectTimeout)
-	last := "not created yet"
-	for {
+	what := fmt.Sprintf("connector %s to be %s (tasks %q)", name, state, taskState)
+	poll(t, what, func() (bool, string) {
 		st, found := c.status(t, name)
-		if found {
-			states := make([]string, len(st.Tasks))
-			ok := st.Connector.State == state
-			for i, task := range st.Tasks {
-				states[i] = task.State
-				if taskState != "" && task.State != taskState {
-					ok = false
-				}
-				if task.State == "FAILED" && taskState != "FAILED" {
-					t.Fatalf("kafkatest: connector %s: task %d FAILED: %s", name, task.ID, firstLine(task.Trace))
-				}
-			}
-			if taskState != "" && (len(st.Tasks) == 0 || (tasks > 0 && len(st.Tasks) != tasks)) {
+		if !found {
+			return false, "not created yet"
+		}
+		states := make([]string, len(st.Tasks))
+		ok := st.Connector.State == state
+		for i, task := range st.Tasks {
+			states[i] = task.State
+			if taskState != "" && task.State != taskState {
 				ok = false
 			}
-			if ok {
-				return
+			if task.State == "FAILED" && taskState != "FAILED" {
+				t.Fatalf("kafkatest: connector %s: task %d FAILED: %s", name, task.ID, firstLine(task.Trace))
 			}
-			if st.Connector.State == "FAILED" && state != "FAILED" {
-				t.Fatalf("kafkatest: connector %s FAILED: %s", name, firstLine(st.Connector.Trace))
-			}
-			last = fmt.Sprintf("connector %s, tasks %v", st.Connector.State, states)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("kafkatest: gave up waiting %v for connector %s to be %s (tasks %q); last: %s", connectTimeout, name, state, taskState, last)
+		if taskState != "" && (len(st.Tasks) == 0 || (tasks > 0 && len(st.Tasks) != tasks)) {
+			ok = false
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		if !ok && st.Connector.State == "FAILED" && state != "FAILED" {
+			t.Fatalf("kafkatest: connector %s FAILED: %s", name, firstLine(st.Connector.Trace))
+		}
+		return ok, fmt.Sprintf("connector %s, tasks %v", st.Connector.State, states)
+	})
 }
 
 func firstLine(s string) string {
@@ -311,17 +315,23 @@ func (s *Sink) Records(t testing.TB) []SinkRecord {
 // returns them all; it fails with what it saw after a bounded wait.
 func (s *Sink) WaitRecords(t testing.TB, n int) []SinkRecord {
 	t.Helper()
-	deadline := time.Now().Add(connectTimeout)
-	for {
-		recs := s.Records(t)
-		if len(recs) >= n {
-			return recs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("kafkatest: sink %s wrote %d records within %v, want %d: %+v", s.Name, len(recs), connectTimeout, n, recs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	var recs []SinkRecord
+	poll(t, fmt.Sprintf("sink %s to write %d records", s.Name, n), func() (bool, string) {
+		recs = s.Records(t)
+		return len(recs) >= n, fmt.Sprintf("%d records: %+v", len(recs), recs)
+	})
+	return recs
+}
+
+// WaitCommitted waits until the group's committed offsets ([Env.Committed])
+// are exactly want, topic → partition → offset (a sink's group commits
+// every offset.flush.interval.ms, 500 ms on the tests' worker).
+func (e *Env) WaitCommitted(t testing.TB, group string, want map[string]map[int32]int64) {
+	t.Helper()
+	poll(t, fmt.Sprintf("group %s to commit %v", group, want), func() (bool, string) {
+		got := e.Committed(t, group)
+		return reflect.DeepEqual(got, want), fmt.Sprint(got)
+	})
 }
 
 // AlterCalls returns the calls of the connector's alterOffsets hook (PATCH

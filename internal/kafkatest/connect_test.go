@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestConnectSink proves the Connect worker of .ci/kafka, the tests' sink
@@ -40,7 +39,7 @@ func TestConnectSink(t *testing.T) {
 	if got := sorted(s.WaitRecords(t, 5)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("records %+v, want %+v", got, want)
 	}
-	waitCommitted(t, e, s.Group, map[string]map[int32]int64{topic: {0: 3, 1: 2}})
+	e.WaitCommitted(t, s.Group, map[string]map[int32]int64{topic: {0: 3, 1: 2}})
 
 	// KIP-875 on the real worker: stop, alter, resume.
 	c.put(t, "/connectors/"+url.PathEscape(name)+"/stop", http.StatusNoContent)
@@ -56,7 +55,7 @@ func TestConnectSink(t *testing.T) {
 	if calls := s.AlterCalls(t); !reflect.DeepEqual(calls, []string{wantCall}) {
 		t.Fatalf("alterOffsets calls %q, want [%s]", calls, wantCall)
 	}
-	waitCommitted(t, e, s.Group, map[string]map[int32]int64{topic: {0: 1, 1: 2}})
+	e.WaitCommitted(t, s.Group, map[string]map[int32]int64{topic: {0: 1, 1: 2}})
 	c.put(t, "/connectors/"+url.PathEscape(name)+"/resume", http.StatusAccepted)
 	c.WaitState(t, name, "RUNNING", "RUNNING", 2)
 	got := s.WaitRecords(t, 7)
@@ -108,19 +107,4 @@ func sorted(recs []SinkRecord) []SinkRecord {
 		return out[i].Offset < out[j].Offset
 	})
 	return out
-}
-
-func waitCommitted(t *testing.T, e *Env, group string, want map[string]map[int32]int64) {
-	t.Helper()
-	deadline := time.Now().Add(connectTimeout)
-	for {
-		got := e.Committed(t, group)
-		if reflect.DeepEqual(got, want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("group %s committed %v, want %v", group, got, want)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }
