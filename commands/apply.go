@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/app"
+	"github.com/kcg-dev/kcg/connect"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
@@ -41,6 +42,9 @@ type applyOptions struct {
 	policies  *policy.Set
 	approvals approvalOptions
 	dial      dialFunc
+	// connect are the configured Kafka Connect clusters: the plan's
+	// connector is reached with the one of its URL (apply_connector.go).
+	connect []*connect.Client
 }
 
 func applyCommand(s IO) *cli.Command {
@@ -71,7 +75,7 @@ func applyCommand(s IO) *cli.Command {
 			&cli.StringFlag{Name: "wait-empty", Usage: "wait up to `DURATION` (10m) for the plan's groups to have no active members, then re-check and apply at once (without --timeout the deadline is DURATION+30s)"},
 			outputFlag("table", "json", "yaml", "markdown"),
 			policyFlag(),
-		}, append(approvalFlags(), connectionFlags()...)...),
+		}, append(append(approvalFlags(), connectionFlags()...), connectFlags()...)...),
 		Action: action(s, applyOptionsFrom, runApply),
 	}
 }
@@ -115,8 +119,11 @@ func applyOptionsFrom(c *cli.Context) (applyOptions, error) {
 	if o.approvals, err = approvalOptionsFrom(c, o.path, prof); err != nil {
 		return o, err
 	}
-	o.policies, err = loadPolicies(c, prof)
+	if o.policies, err = loadPolicies(c, prof); err != nil {
+		return o, err
+	}
 	o.dial = applyDial(c, o.waitEmpty)
+	o.connect, err = connectClients(c)
 	return o, err
 }
 
@@ -228,6 +235,9 @@ func runApply(parent context.Context, s IO, o applyOptions) error {
 		return err
 	}
 	defer done()
+	if r.plan.Connector != nil {
+		return r.applyConnector(ctx, cl)
+	}
 	check, err := r.preflight(ctx, cl)
 	if err != nil {
 		return err

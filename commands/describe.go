@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/app"
+	"github.com/kcg-dev/kcg/connect"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
@@ -28,6 +29,9 @@ type describeOptions struct {
 	format        output.Format
 	limits        thresholds
 	dial          dialFunc
+	// connect are the Kafka Connect clusters asked for the groups'
+	// owners (none: the owner field is left out).
+	connect []*connect.Client
 }
 
 func describeCommand(s IO) *cli.Command {
@@ -61,7 +65,7 @@ func describeCommand(s IO) *cli.Command {
 			isolationFlag(),
 			outputFlag("table", "json", "yaml", "markdown", "prometheus"),
 			sandboxFlag(),
-		}, append(thresholdFlags(), connectionFlags()...)...),
+		}, append(append(thresholdFlags(), connectionFlags()...), connectFlags()...)...),
 		Action: action(s, describeOptionsFrom, runDescribe),
 	}
 }
@@ -104,7 +108,8 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	// (after the check above, which is about the flag as typed).
 	o.timeLag = o.timeLag || o.limits.needsTimeLag()
 	o.dial = dialFrom(c)
-	return o, nil
+	o.connect, err = connectClients(c)
+	return o, err
 }
 
 // offsetsOnlyFlags refuses the flags that change only the offsets table
@@ -148,7 +153,7 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 	if err != nil {
 		return err
 	}
-	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true}
+	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true, Connect: o.connect}
 	snap, err := groupops.DescribeTyped(ctx, cl, typed, do)
 	if err != nil {
 		return err
@@ -198,6 +203,10 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 	showsOffsets := o.view == output.ViewOffsets || o.format != output.FormatTable
 	if line, ok := unknownBoundsLine(snap, o.topics); ok && showsOffsets {
 		fmt.Fprintln(s.Err, line)
+		failed++
+	}
+	if snap.OwnersErr != nil {
+		fmt.Fprintf(s.Err, "kcg: owners not known: %s\n", vocab.OneLine(snap.OwnersErr.Error()))
 		failed++
 	}
 	breaches := o.limits.report(s.Err, describeValues(doc))

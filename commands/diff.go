@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/kcg-dev/kcg/app"
+	"github.com/kcg-dev/kcg/connect"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/planfile"
@@ -17,6 +18,9 @@ type diffOptions struct {
 	paths  []string
 	format output.Format
 	dial   dialFunc
+	// connect are the configured Kafka Connect clusters, for a plan with
+	// a connector.
+	connect []*connect.Client
 }
 
 func diffCommand(s IO) *cli.Command {
@@ -32,7 +36,7 @@ func diffCommand(s IO) *cli.Command {
 			"run as reviewed (only the planned writes pending) or the plan is applied;\n" +
 			"2 when the cluster differs from the plan's review (moved offsets, active\n" +
 			"members, targets outside the log, another cluster).",
-		Flags:  append([]cli.Flag{outputFlag("table", "json", "yaml", "markdown")}, connectionFlags()...),
+		Flags:  append(append([]cli.Flag{outputFlag("table", "json", "yaml", "markdown")}, connectionFlags()...), connectFlags()...),
 		Action: action(s, diffOptionsFrom, runDiff),
 	}
 }
@@ -47,7 +51,8 @@ func diffOptionsFrom(c *cli.Context) (diffOptions, error) {
 		return o, app.Usagef("diff takes one plan (against the live cluster) or two plans")
 	}
 	o.dial = dialFrom(c)
-	return o, nil
+	o.connect, err = connectClients(c)
+	return o, err
 }
 
 func runDiff(ctx context.Context, s IO, o diffOptions) error {
@@ -94,8 +99,15 @@ func diffLive(parent context.Context, s IO, o diffOptions) error {
 	if err != nil {
 		return err
 	}
+	changes, err := connectorChanges(ctx, plan, check, o.connect)
+	if err != nil {
+		return err
+	}
 	progress.done()
-	if err := output.Write(s.Out, o.format, output.NewPlanStatusOf(o.paths[0], resetplan.Digest(plan), check)); err != nil {
+	doc := output.NewPlanStatusOf(o.paths[0], resetplan.Digest(plan), check)
+	doc.ConnectorChanges = changes
+	doc.Ready = doc.Ready && len(changes) == 0
+	if err := output.Write(s.Out, o.format, doc); err != nil {
 		return err
 	}
 	// "No difference" means apply would run exactly as reviewed, or, as
@@ -104,7 +116,7 @@ func diffLive(parent context.Context, s IO, o diffOptions) error {
 	if check.AlreadyApplied() {
 		return nil
 	}
-	if !check.Ready() {
+	if !check.Ready() || len(changes) > 0 {
 		return app.Silent(app.ExitDiff)
 	}
 	return nil

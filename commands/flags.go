@@ -150,6 +150,7 @@ func connOptions(c *cli.Context) (connconfig.ConnOptions, error) {
 		TLSKeyFile:            c.String("tls-key-file"),
 		TLSServerName:         c.String("tls-server-name"),
 		TLSInsecureSkipVerify: c.Bool("tls-insecure-skip-verify"),
+		Connect:               connectOptionsOf(c),
 		Timeout:               t,
 	}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kcg-dev/kcg/app"
+	"github.com/kcg-dev/kcg/connect"
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
@@ -21,7 +22,7 @@ func listCommand(s IO) *cli.Command {
 			&cli.StringFlag{Name: "type", Usage: "only groups of these types, comma-separated (classic, consumer, share, streams), or all; default: the consumer groups (classic and consumer), as kafka-consumer-groups --list"},
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
-		}, connectionFlags()...),
+		}, append(connectionFlags(), connectFlags()...)...),
 		Action: action(s, listOptionsFrom, runList),
 	}
 }
@@ -32,6 +33,9 @@ type listOptions struct {
 	states, types []string
 	format        output.Format
 	dial          dialFunc
+	// connect are the Kafka Connect clusters asked for owners (none: the
+	// owner field is left out).
+	connect []*connect.Client
 }
 
 func listOptionsFrom(c *cli.Context) (listOptions, error) {
@@ -50,8 +54,11 @@ func listOptionsFrom(c *cli.Context) (listOptions, error) {
 			return o, app.Usagef("%s", err)
 		}
 	}
-	o.format, err = formatFrom(c)
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
 	o.dial = dialFrom(c)
+	o.connect, err = connectClients(c)
 	return o, err
 }
 
@@ -72,5 +79,13 @@ func runList(parent context.Context, s IO, o listOptions) error {
 	for _, note := range notes {
 		fmt.Fprintln(s.Err, note)
 	}
-	return output.Write(s.Out, o.format, output.NewGroupListOf(gs))
+	doc := output.NewGroupListOf(gs)
+	if len(o.connect) > 0 {
+		owners, err := groupops.Owners(ctx, o.connect)
+		if err != nil {
+			return err
+		}
+		doc = doc.WithOwners(owners)
+	}
+	return output.Write(s.Out, o.format, doc)
 }

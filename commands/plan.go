@@ -90,6 +90,8 @@ type planOptions struct {
 	// policies are --policy and the profile's policy: (nil: none).
 	policies *policy.Set
 	dial     dialFunc
+	// connector is --connector (plan_connector.go).
+	connector planConnector
 }
 
 func planCommand(s IO) *cli.Command {
@@ -133,7 +135,7 @@ func planCommand(s IO) *cli.Command {
 			"--policy PATH (and the profile's policy:) evaluates Rego policies against\n" +
 			"the plan before it is written: a deny refuses (exit 3, no file), a warn is\n" +
 			"printed (docs/policies/README.md).",
-		Flags:  append(flags, connectionFlags()...),
+		Flags:  append(append(append(flags, connectorFlag()), connectionFlags()...), connectFlags()...),
 		Action: action(s, planOptionsFrom, runPlan),
 	}
 }
@@ -141,7 +143,13 @@ func planCommand(s IO) *cli.Command {
 func planOptionsFrom(c *cli.Context) (planOptions, error) {
 	var o planOptions
 	var err error
-	if o.scope, err = groupScopeFrom(c); err != nil {
+	if o.connector, err = connectorOptionsFrom(c); err != nil {
+		return o, err
+	}
+	if o.connector.name != "" {
+		// The group is the connector's, found when the plan runs.
+		o.scope = groupScope{groups: []string{""}}
+	} else if o.scope, err = groupScopeFrom(c); err != nil {
 		return o, err
 	}
 	if o.out = c.String("out"); o.out == "" {
@@ -225,25 +233,9 @@ func runPlan(parent context.Context, s IO, o planOptions) error {
 	defer done()
 	progress := newProgress(s)
 	defer progress.done()
-	translate := o.request.Strategy.Type == resetplan.StrategyTranslateFrom
-	var groups []string
-	if translate {
-		// The checkpoints first: they are the groups of --all-groups, and
-		// the proof that a named group exists upstream.
-		progress.say("reading " + o.request.Strategy.CheckpointsTopic)
-		if groups, err = readCheckpoints(ctx, cl, &o); err != nil {
-			return err
-		}
-	} else {
-		progress.say("listing groups")
-		if groups, err = o.scope.resolve(ctx, cl, progressNotes{progress, s.Err}); err != nil {
-			return err
-		}
-	}
-	if !o.scope.all && !o.allowNewGroup && !translate {
-		if err := refuseMissingGroups(ctx, cl, groups); err != nil {
-			return err
-		}
+	groups, conn, err := planGroups(ctx, cl, s, &o, progress)
+	if err != nil {
+		return err
 	}
 	progress.say("reading " + vocab.Count(len(groups), "group"))
 	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, &o.request.Strategy)
@@ -262,13 +254,18 @@ func runPlan(parent context.Context, s IO, o planOptions) error {
 	}
 	progress.done()
 	for _, w := range warnings {
-		if quietWarning(w, o.request.Strategy) {
+		if quietWarning(w, o.request.Strategy) || (o.connector.name != "" && w.Kind == resetplan.WarnGroupActive) {
 			continue
 		}
 		fmt.Fprintf(s.Err, "warning: %s\n", planWarning(w, plan.Strategy))
 	}
 	if err := refuseEmptyPlan(plan, groups); err != nil {
 		return err
+	}
+	if conn != nil {
+		if err := recordConnector(ctx, s, plan, conn.client, conn.k); err != nil {
+			return err
+		}
 	}
 
 	data, err := resetplan.Encode(plan, resetplan.FormatForPath(o.out))
@@ -309,6 +306,37 @@ func runPlan(parent context.Context, s IO, o planOptions) error {
 	}
 	fmt.Fprintf(s.Err, "digest: %s\n", resetplan.Digest(plan))
 	return nil
+}
+
+// planGroups are the groups to plan: the connector's (--connector), the
+// groups of the checkpoints (--translate-from), or the scope's; named
+// groups the cluster does not have are refused.
+func planGroups(ctx context.Context, cl *kafkaadmin.Client, s IO, o *planOptions, progress *progress) ([]string, *foundConnector, error) {
+	translate := o.request.Strategy.Type == resetplan.StrategyTranslateFrom
+	var groups []string
+	conn, err := o.connector.find(ctx, &o.scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	if translate {
+		// The checkpoints first: they are the groups of --all-groups, and
+		// the proof that a named group exists upstream.
+		progress.say("reading " + o.request.Strategy.CheckpointsTopic)
+		if groups, err = readCheckpoints(ctx, cl, o); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		progress.say("listing groups")
+		if groups, err = o.scope.resolve(ctx, cl, progressNotes{progress, s.Err}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !o.scope.all && !o.allowNewGroup && !translate {
+		if err := refuseMissingGroups(ctx, cl, groups); err != nil {
+			return nil, nil, err
+		}
+	}
+	return groups, conn, nil
 }
 
 // deleteStrategyFrom is --delete or --delete-offsets: no reset strategy

@@ -96,6 +96,9 @@ type Profile struct {
 	// Kerberos is sasl.keytab, sasl.principal, sasl.kerberosServiceName
 	// and sasl.krb5Config (GSSAPI; paths relative to the config file).
 	Kerberos KerberosOptions
+	// Connect is the connect: section: the Kafka Connect REST URLs of
+	// this cluster and how to reach them (connect.go).
+	Connect ConnectOptions
 	// Line is the line of the profile's name in the file.
 	Line int
 }
@@ -285,7 +288,7 @@ func scalar(path string, k, v *yaml.Node) (string, error) {
 }
 
 var (
-	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl", "policy", "allowedSigners"}
+	profileKeys = []string{"bootstrap", "commandConfig", "securityProtocol", "tls", "sasl", "policy", "allowedSigners", "connect"}
 	tlsKeys     = []string{"caFile", "certFile", "keyFile", "serverName", "insecureSkipVerify"}
 	saslKeys    = []string{"mechanism", "username", "passwordEnv", "passwordFile", "tokenEndpoint", "tokenFile", "scope", "keytab", "principal", "kerberosServiceName", "krb5Config"}
 )
@@ -340,6 +343,8 @@ func (pp profileParser) key(k, v *yaml.Node) error {
 	case "allowedSigners":
 		p.AllowedSigners, err = scalar(path, k, v)
 		p.AllowedSigners = pp.rel(p.AllowedSigners)
+	case "connect":
+		err = parseSection(path, k, v, pp.where+".connect", connectKeys, pp.connectKey)
 	case "password", "sasl.password":
 		return inlinePassword(path, k, pp.where)
 	default:

@@ -145,6 +145,7 @@ func (o ConnOptions) merge(p Profile) ConnOptions {
 	set(&o.Kerberos.Principal, p.Kerberos.Principal)
 	set(&o.Kerberos.ServiceName, p.Kerberos.ServiceName)
 	set(&o.Kerberos.Krb5Config, p.Kerberos.Krb5Config)
+	o.Connect = o.Connect.mergeConnect(p.Connect)
 	if o.SASLPasswordFromEnv && (p.PasswordEnv != "" || p.PasswordFile != "") {
 		// The one exception to "variable over profile": KCG_SASL_PASSWORD
 		// may be exported for another cluster, and the profile says where
@@ -158,22 +159,30 @@ func (o ConnOptions) merge(p Profile) ConnOptions {
 // profilePassword reads the profile's password reference. It is called
 // only when SASL needs a password that no flag or variable gave.
 func (p *Profile) password() (string, error) {
+	return passwordRef("sasl", p.PasswordEnv, p.PasswordFile, "give --sasl-password")
+}
+
+// passwordRef reads a password by reference: the variable named env, or
+// the file (one trailing newline dropped); "" when neither is set.
+// section names the keys in messages (sasl.passwordEnv), alt the other
+// way to give it.
+func passwordRef(section, env, file, alt string) (string, error) {
 	switch {
-	case p.PasswordEnv != "":
-		v, ok := os.LookupEnv(p.PasswordEnv)
+	case env != "":
+		v, ok := os.LookupEnv(env)
 		if !ok || v == "" {
-			return "", &ConfigError{Kind: ConfigErrorUsage, Key: "sasl.passwordEnv", Msg: fmt.Sprintf("names %s, which is not set: export %s=... or give --sasl-password", p.PasswordEnv, p.PasswordEnv)}
+			return "", &ConfigError{Kind: ConfigErrorUsage, Key: section + ".passwordEnv", Msg: fmt.Sprintf("names %s, which is not set: export %s=... or %s", env, env, alt)}
 		}
 		return v, nil
-	case p.PasswordFile != "":
-		data, err := os.ReadFile(p.PasswordFile)
+	case file != "":
+		data, err := os.ReadFile(file)
 		if err != nil {
-			return "", &ConfigError{Kind: ConfigErrorData, Key: "sasl.passwordFile", Msg: "cannot read the password file", Err: err}
+			return "", &ConfigError{Kind: ConfigErrorData, Key: section + ".passwordFile", Msg: "cannot read the password file", Err: err}
 		}
 		// One trailing newline is the editor's, not the password's.
 		v := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
 		if v == "" {
-			return "", &ConfigError{Kind: ConfigErrorData, Key: "sasl.passwordFile", Msg: fmt.Sprintf("%s is empty", p.PasswordFile)}
+			return "", &ConfigError{Kind: ConfigErrorData, Key: section + ".passwordFile", Msg: fmt.Sprintf("%s is empty", file)}
 		}
 		return v, nil
 	}

@@ -81,6 +81,10 @@ type ConnOptions struct {
 	// applies; Resolve does not use it.
 	Timeout time.Duration
 
+	// Connect is where Kafka Connect is (--connect and its flags); only
+	// ResolveConnect reads it.
+	Connect ConnectOptions
+
 	// UseProfiles lets Resolve apply a profile of the config file
 	// (profile.go, docs/profiles.md) under the settings above. kcg's own
 	// commands set it; drop-in mode never does.

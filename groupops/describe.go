@@ -2,6 +2,7 @@ package groupops
 
 import (
 	"context"
+	"github.com/kcg-dev/kcg/connect"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 )
@@ -23,6 +24,9 @@ type DescribeOptions struct {
 	// to check their type (a listing of every group of the coordinator,
 	// about a megabyte at 20,000 groups).
 	Classified bool
+	// Connect, when given, are the Kafka Connect clusters asked which sink
+	// connector owns each group (Group.Owner).
+	Connect []*connect.Client
 }
 
 // Describe reads what kcg describe shows, and each sample of kcg watch: the
@@ -73,6 +77,7 @@ func (o DescribeOptions) progress() func(string) {
 func describeRest(ctx context.Context, cl *kafkaadmin.Client, snap *Snapshot, o DescribeOptions) (*Snapshot, error) {
 	progress := o.progress()
 	snap.ReadCommitted = o.ReadCommitted
+	readOwners(ctx, o.Connect, snap)
 	if o.TimeLag {
 		progress("reading record timestamps")
 		if err := ReadTimeLags(ctx, cl, snap); err != nil {

@@ -27,6 +27,9 @@ type Group struct {
 	// Share is a share group's own view (FamilyShare), nil for the others;
 	// a streams group's topology rides in Desc.Streams.
 	Share *ShareDetail
+	// Owner is the Kafka Connect sink connector that owns the group
+	// (connector.go); nil when none does, or Connect was not read.
+	Owner *Owner
 	// Err is set when the group could not be described or its offsets
 	// fetched.
 	Err error
@@ -93,6 +96,11 @@ type Snapshot struct {
 	// Retention is each committed topic's deletion settings; nil unless
 	// ReadRetention ran.
 	Retention map[string]kafkaadmin.TopicRetention
+	// OwnersRead says Kafka Connect was asked for the groups' owners
+	// (DescribeOptions.Connect); OwnersErr is a Connect cluster that could
+	// not be read.
+	OwnersRead bool
+	OwnersErr  error
 }
 
 // ReadGroups describes groups and fetches their committed offsets: one

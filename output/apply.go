@@ -65,6 +65,9 @@ type ApplyReport struct {
 	// (--allowed-signers), one per approver (approval.SameApprover);
 	// absent when none was asked for.
 	Approvals []Approval `json:"approvals,omitempty" yaml:"approvals,omitempty"`
+	// Connector is what apply did to the plan's Kafka Connect connector
+	// (owner.go); absent for a plan without one.
+	Connector *ConnectorApply `json:"connector,omitempty" yaml:"connector,omitempty"`
 	// plan is the plan applied, for the Markdown view (WithPlan); not
 	// part of the document.
 	plan *resetplan.Plan
@@ -154,5 +157,8 @@ func (r ApplyReport) WriteTable(w io.Writer) error {
 			rows = append(rows, []string{g.Group, p.Topic, strconv.Itoa(int(p.Partition)), IntCell(p.Before), target, IntCell(p.After), res})
 		}
 	}
-	return renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "BEFORE", "TARGET", "AFTER", "RESULT"}, rows)
+	if err := renderTable(w, []string{"GROUP", "TOPIC", "PARTITION", "BEFORE", "TARGET", "AFTER", "RESULT"}, rows); err != nil {
+		return err
+	}
+	return writeConnectorApply(w, r.Connector)
 }

@@ -200,6 +200,10 @@ type PlanStatus struct {
 	Drift        []DriftEntry   `json:"drift" yaml:"drift"`
 	OutOfRange   []RangeEntry   `json:"outOfRange" yaml:"outOfRange"`
 	WouldWrite   []PendingEntry `json:"wouldWrite" yaml:"wouldWrite"`
+	// ConnectorChanges say how the plan's Kafka Connect connector changed
+	// since the plan (deleted, state, class, config); absent for a plan
+	// without a connector. Any makes the plan not ready.
+	ConnectorChanges []string `json:"connectorChanges,omitempty" yaml:"connectorChanges,omitempty"`
 	// plan is the plan checked, for the Markdown view (its ticket,
 	// strategy and reasons); not part of the document.
 	plan *resetplan.Plan
@@ -280,6 +284,9 @@ func (s PlanStatus) WriteTable(w io.Writer) error {
 	}
 	for _, g := range s.NewGroups {
 		rows = append(rows, []string{"new", g, "-", "-", "the group does not exist in the cluster: apply creates it"})
+	}
+	for _, c := range s.ConnectorChanges {
+		rows = append(rows, []string{"connector", "-", "-", "-", c})
 	}
 	for _, a := range s.ActiveGroups {
 		rows = append(rows, []string{"active", a.Group, "-", "-", fmt.Sprintf("%s, state %s", vocab.Count(a.Members, "member"), a.State)})

@@ -51,6 +51,9 @@ type GroupListing struct {
 	// ProtocolType is "consumer" for consumer groups and "" for groups that
 	// only commit offsets (assign() users, "simple" groups).
 	ProtocolType string `json:"protocolType" yaml:"protocolType"`
+	// Owner is the Kafka Connect sink connector that owns the group
+	// (owner.go): absent unless Connect was given, null when none does.
+	Owner **ConnectorOwner `json:"owner,omitempty" yaml:"owner,omitempty"`
 }
 
 // NewGroupList returns a GroupList document holding groups.
@@ -156,6 +159,9 @@ type GroupDescription struct {
 	// Streams is a streams group's topology and tasks (output/streams.go);
 	// absent for every other group.
 	Streams *StreamsDescription `json:"streams,omitempty" yaml:"streams,omitempty"`
+	// Owner is the Kafka Connect sink connector that owns the group
+	// (owner.go): absent unless Connect was given, null when none does.
+	Owner **ConnectorOwner `json:"owner,omitempty" yaml:"owner,omitempty"`
 	// Error says why the group could not be described; nil when it could.
 	Error *string `json:"error" yaml:"error"`
 }

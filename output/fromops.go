@@ -82,7 +82,7 @@ func (ts timestamps) format(t *time.Time) *string {
 
 func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(vocab.TopicPartition) bool, stamps timestamps) GroupDescription {
 	d := v.Desc
-	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}}
+	g := GroupDescription{Group: d.Group, Members: []Member{}, Offsets: []PartitionOffset{}, Owner: ownerField(s.OwnersRead, v.Owner)}
 	if v.Err != nil {
 		g.Error = errText(v.Err)
 		return g

@@ -217,11 +217,16 @@ func planFacts(p *resetplan.Plan) []string {
 	if p.Cluster.Bootstrap != "" {
 		cluster += " (" + mdCode(p.Cluster.Bootstrap) + ")"
 	}
-	return []string{
+	facts := []string{
 		"**Cluster:** " + cluster,
 		"**Strategy:** " + mdText(strategyText(p.Strategy)),
 		"**Created:** " + createdText(p),
 	}
+	if k := p.Connector; k != nil {
+		facts = append(facts, "**Connector:** "+mdCode(k.Name)+" ("+mdCode(k.Class)+") on Kafka Connect "+mdCode(k.Connect)+": "+
+			mdText(fmt.Sprintf("%s with %d tasks at plan time; config %s; apply stops it, resets it through Connect, verifies and %s", k.StateAtPlan, k.Tasks, k.ConfigDigest, resumeText(k))))
+	}
+	return facts
 }
 
 // createdText is when and by what a plan was made.

@@ -311,6 +311,7 @@ func (v DescribeView) writeMarkdown(m *mdWriter) {
 	}
 	v.writeOffsetsMarkdown(m)
 	v.writeMembersMarkdown(m)
+	writeOwnersMarkdown(m, v.Doc)
 }
 
 func (v DescribeView) writeOffsetsMarkdown(m *mdWriter) {

@@ -45,6 +45,9 @@ func writePlanSummary(w io.Writer, p *resetplan.Plan) error {
 		}
 	}
 	fmt.Fprintln(w)
+	if line := connectorLine(p.Connector); line != "" {
+		fmt.Fprintln(w, line)
+	}
 	if p.Strategy.Type.IsDelete() {
 		return writeDeleteSummary(w, p)
 	}

@@ -393,10 +393,19 @@ func AssignmentString(as []TopicPartitions) string {
 // and for the empty protocol type of groups that only commit offsets.
 func (l GroupList) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(l.Groups))
-	for _, g := range l.Groups {
-		rows = append(rows, []string{g.Group, StringCell(g.State), StringCell(g.Type), NonEmptyCell(g.ProtocolType)})
+	header := []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}
+	owners := slices.ContainsFunc(l.Groups, func(g GroupListing) bool { return g.Owner != nil })
+	if owners {
+		header = append(header, "OWNER")
 	}
-	return renderTable(w, []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}, rows)
+	for _, g := range l.Groups {
+		r := []string{g.Group, StringCell(g.State), StringCell(g.Type), NonEmptyCell(g.ProtocolType)}
+		if owners {
+			r = append(r, ownerCell(g.Owner))
+		}
+		rows = append(rows, r)
+	}
+	return renderTable(w, header, rows)
 }
 
 // offsetsHeader is the start of an offsets table's header, the same for

@@ -87,6 +87,13 @@ func (v DescribeView) WritePrometheus(w io.Writer) error {
 // WriteTable writes the view's table (see writeOffsetsTable,
 // writeMembersTable, writeStateTable).
 func (v DescribeView) WriteTable(w io.Writer) error {
+	if err := v.writeTables(w); err != nil {
+		return err
+	}
+	return writeOwnerSection(w, v.Doc)
+}
+
+func (v DescribeView) writeTables(w io.Writer) error {
 	switch v.View {
 	case ViewMembers:
 		return writeMembersTable(w, v.Doc, v.Verbose)

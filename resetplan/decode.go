@@ -24,6 +24,7 @@ type wirePlan struct {
 	Cluster     *wireCluster     `json:"cluster" yaml:"cluster"`
 	Strategy    *wireStrategy    `json:"strategy" yaml:"strategy"`
 	Annotations *wireAnnotations `json:"annotations" yaml:"annotations"`
+	Connector   *wireConnector   `json:"connector" yaml:"connector"`
 	Groups      *[]wireGroup     `json:"groups" yaml:"groups"`
 }
 
@@ -293,6 +294,9 @@ func fromWire(w *wirePlan) (*Plan, *DecodeError) {
 	}
 	p.Strategy = st
 	p.Annotations = annotationsFromWire(w.Annotations)
+	if p.Connector, derr = connectorFromWire(w.Connector); derr != nil {
+		return nil, derr
+	}
 	if w.Groups == nil {
 		return bad("groups is missing")
 	}

@@ -20,7 +20,7 @@ var (
 	yamlLineRE    = regexp.MustCompile(`line (\d+)`)
 	yamlUnknownRE = regexp.MustCompile(`field (\S+) not found in type resetplan\.wire(\w+)`)
 	yamlTypeRE    = regexp.MustCompile(`into (\*?)(\[\])?resetplan\.wire(\w+)`)
-	wireFieldRE   = regexp.MustCompile(`wire(Plan|Cluster|Strategy|Annotations|Group|Partition)\.`)
+	wireFieldRE   = regexp.MustCompile(`wire(Plan|Cluster|Strategy|Annotations|Connector|ConnectorOffset|Group|Partition)\.`)
 	// yamlCannotRE is yaml.v3's type error: the node's tag, its value
 	// (quoted, cut at 7 characters), the Go type.
 	yamlCannotRE = regexp.MustCompile("cannot unmarshal !!(\\w+) (`[^`]*`)? ?into (\\S+)")

@@ -86,6 +86,11 @@ func Diff(a, b *Plan) DiffResult {
 	}
 	pv("annotations.ticket", at, bt)
 	pv("annotations.note", an, bn)
+	ak, as, ac := connectorText(a.Connector)
+	bk, bs, bc := connectorText(b.Connector)
+	pv("connector", ak, bk)
+	pv("connector.stateAtPlan", as, bs)
+	pv("connector.configDigest", ac, bc)
 
 	ag, bg := map[string]*Group{}, map[string]*Group{}
 	names := map[string]bool{}

@@ -145,6 +145,9 @@ func headTree(p *Plan) *ordMap {
 		}
 		doc.set("annotations", an)
 	}
+	if p.Connector != nil {
+		doc.set("connector", connectorTree(p.Connector))
+	}
 	return doc
 }
 

@@ -34,6 +34,7 @@ func RollbackOf(p *Plan, digest string, live LiveOffsets, now time.Time) *Plan {
 	}
 	p = canonicalOrder(p)
 	rb := newPlan(now, p.CreatedBy, p.Cluster, Strategy{Type: StrategyRollback, RollbackOf: digest}, p.Annotations, len(p.Groups))
+	rb.Connector = rollbackConnector(p)
 	n := 0
 	for _, g := range p.Groups {
 		n += len(g.Partitions)

@@ -123,6 +123,9 @@ type Plan struct {
 	Strategy  Strategy
 	// Annotations are the change-ticket fields; nil when none were given.
 	Annotations *Annotations
+	// Connector is the Kafka Connect sink connector whose group the plan
+	// resets (plan --connector); nil for every other plan.
+	Connector *Connector
 	// Groups is sorted by group id; each group's partitions by (topic,
 	// partition).
 	Groups []Group
