@@ -174,6 +174,8 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 		case !g.Desc.Exists:
 			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name())+closest[g.Name()])
 			failed++
+		case o.format == output.FormatTable && o.view == output.ViewOffsets && g.OtherProtocol() != "" && len(g.Offsets) == 0:
+			fmt.Fprintln(s.Err, output.OtherProtocolNotice(g.Name(), g.OtherProtocol()))
 		case o.format == output.FormatTable && g.Commits():
 			// kcg sends every notice to stderr, so stdout holds only data.
 			// The notices speak of consumer groups: a share group has

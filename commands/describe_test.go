@@ -454,3 +454,27 @@ func TestDescribeLeaderlessPartition(t *testing.T) {
 		t.Fatalf("plan stderr %q", r.Stderr)
 	}
 }
+
+// A classic group of another protocol type (Kafka Connect's worker group,
+// "connect") has members and a state but no offsets: describe's table
+// would be empty, so a note says what the group is and where its members
+// are; --members shows them, and the JSON is as for any group.
+func TestDescribeOtherProtocolGroup(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	group := kafkatest.UniqueName(t, "connect-workers")
+	e.OtherProtocolMember(t, group, "connect")
+
+	r := kcgOn(t, e, "describe", group).MustCode(t, 0)
+	want := fmt.Sprintf(`note: group %s is a classic group of protocol type "connect" (Kafka Connect's workers), not a consumer group: it has no offsets to show; --members and --state show its members`, group)
+	if strings.TrimSpace(r.Stderr) != want || len(rows(r.Stdout, group)) != 0 {
+		t.Fatalf("stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+	}
+	r = kcgOn(t, e, "describe", group, "--members").MustCode(t, 0)
+	if len(rows(r.Stdout, group)) != 1 || r.Stderr != "" {
+		t.Fatalf("--members: stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+	}
+	r = kcgOn(t, e, "describe", group, "-o", "json").MustCode(t, 0)
+	if !strings.Contains(r.Stdout, `"protocolType": "connect"`) || r.Stderr != "" {
+		t.Fatalf("json: stdout:\n%s\nstderr:\n%s", r.Stdout, r.Stderr)
+	}
+}

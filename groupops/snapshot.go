@@ -43,6 +43,17 @@ func (g Group) Commits() bool { return familyOf(g.Family).commits() }
 // Name is the group id.
 func (g Group) Name() string { return g.Desc.Group }
 
+// OtherProtocol is the protocol type of a classic group that is no
+// consumer group (Kafka Connect's workers use "connect"): such a group
+// has members and a state but no consumer assignment, and commits no
+// offsets of its own. "" for every other group.
+func (g Group) OtherProtocol() string {
+	if g.Desc.Exists && !vocab.IsConsumerGroup(g.Desc.Type, g.Desc.ProtocolType) && FamilyOf(g.Desc.Type) == FamilyConsumer {
+		return g.Desc.ProtocolType
+	}
+	return ""
+}
+
 // Partitions are every partition the group is assigned or has committed,
 // unsorted and possibly repeated.
 func (g Group) Partitions() []TopicPartition {

@@ -54,6 +54,17 @@ func MissingGroupMessage(group string) string {
 	return "Error: The consumer group '" + group + "' does not exist."
 }
 
+// OtherProtocolNotice is kcg's note for a classic group of another
+// protocol type than consumer (Kafka Connect's worker group: "connect"),
+// whose offsets table is empty: it has members and a state, no offsets.
+func OtherProtocolNotice(group, protocolType string) string {
+	who := ""
+	if protocolType == "connect" {
+		who = " (Kafka Connect's workers)"
+	}
+	return fmt.Sprintf("note: group %s is a classic group of protocol type %q%s, not a consumer group: it has no offsets to show; --members and --state show its members", group, protocolType, who)
+}
+
 // Stream names one of the two output streams.
 type Stream int
 

@@ -385,3 +385,49 @@ func (b *lockedBuffer) tail(n int) string {
 	}
 	return s
 }
+
+// OtherProtocolMember joins group as a classic member of protocolType
+// (Kafka Connect's workers use "connect") with one protocol named
+// "default" and empty metadata, syncs it, and leaves at cleanup. It sends
+// no heartbeats: the member stays for the session timeout (30 s), long
+// enough for a test's describe.
+func (e *Env) OtherProtocolMember(t testing.TB, group, protocolType string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), memberTimeout)
+	defer cancel()
+	cl := e.kgoClient(t)
+	join := kmsg.NewPtrJoinGroupRequest()
+	join.Group, join.ProtocolType = group, protocolType
+	join.SessionTimeoutMillis, join.RebalanceTimeoutMillis = 30000, 30000
+	p := kmsg.NewJoinGroupRequestProtocol()
+	p.Name = "default"
+	join.Protocols = append(join.Protocols, p)
+	var res *kmsg.JoinGroupResponse
+	for range 2 { // the first answer of v4+ is MEMBER_ID_REQUIRED with the id to use
+		var err error
+		if res, err = join.RequestWith(ctx, cl); err != nil {
+			t.Fatalf("kafkatest: join %s: %v", group, err)
+		}
+		if res.ErrorCode == 0 {
+			break
+		}
+		join.MemberID = res.MemberID
+	}
+	if res.ErrorCode != 0 {
+		t.Fatalf("kafkatest: join %s: error code %d", group, res.ErrorCode)
+	}
+	sync := kmsg.NewPtrSyncGroupRequest()
+	sync.Group, sync.Generation, sync.MemberID = group, res.Generation, res.MemberID
+	sync.ProtocolType, sync.Protocol = &protocolType, res.Protocol
+	if sres, err := sync.RequestWith(ctx, cl); err != nil || sres.ErrorCode != 0 {
+		t.Fatalf("kafkatest: sync %s: %v %v", group, err, sres)
+	}
+	t.Cleanup(func() {
+		leave := kmsg.NewPtrLeaveGroupRequest()
+		leave.Group = group
+		m := kmsg.NewLeaveGroupRequestMember()
+		m.MemberID = res.MemberID
+		leave.Members = append(leave.Members, m)
+		_, _ = leave.RequestWith(context.Background(), cl)
+	})
+}
