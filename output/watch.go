@@ -25,13 +25,19 @@ type LagSample struct {
 	APIVersion string         `json:"apiVersion" yaml:"apiVersion"`
 	Kind       string         `json:"kind" yaml:"kind"`
 	Time       string         `json:"time" yaml:"time"`
-	Groups     []WatchedGroup `json:"groups" yaml:"groups"`
+	// Clusters are the clusters watched, only with several (--profile
+	// a,b, --all-profiles): absent otherwise. One that could not be read
+	// in this sample has its error and no groups.
+	Clusters []ClusterStatus `json:"clusters,omitempty" yaml:"clusters,omitempty"`
+	Groups   []WatchedGroup  `json:"groups" yaml:"groups"`
 	// timeLag adds TIME-LAG to the table.
 	timeLag bool
 }
 
 // WatchedGroup is one group of a sample.
 type WatchedGroup struct {
+	// Cluster is as in describe's groups: only with several clusters.
+	Cluster *ClusterRef `json:"cluster,omitempty" yaml:"cluster,omitempty"`
 	Group        string  `json:"group" yaml:"group"`
 	State        *string `json:"state" yaml:"state"`
 	Members      int     `json:"members" yaml:"members"`
@@ -151,14 +157,14 @@ func (s LagSample) WriteTable(w io.Writer) error {
 // cells is the table of WriteTable, one row per group in s.Groups' order;
 // Frame lays out the same cells for a terminal.
 func (s LagSample) cells() (header []string, rows [][]string) {
-	header = []string{"GROUP", "STATE", "MEMBERS", "LAG"}
+	header = withCluster(len(s.Clusters) > 0, "GROUP", "STATE", "MEMBERS", "LAG")
 	if s.timeLag {
 		header = append(header, "TIME-LAG", "RETENTION")
 	}
 	header = append(header, "CONSUME/S", "PRODUCE/S", "ETA", "STATUS", "TREND")
 	rows = make([][]string, 0, len(s.Groups))
 	for _, g := range s.Groups {
-		r := []string{g.Group, StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag)}
+		r := append(lead(len(header), g.Cluster, g.Group), StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag))
 		if s.timeLag {
 			r = append(r, DurationCell(g.MaxTimeLagMs), DurationCell(g.MinRetentionHeadroomMs))
 		}
