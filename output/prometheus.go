@@ -53,9 +53,9 @@ type family struct {
 	name, help string
 	// lead is the label every sample starts with (cluster_name="eu",
 	// escaped), empty for one cluster.
-	lead       []byte
-	n          int    // samples
-	lines      []byte // name{label="value",...} value\n, one per sample
+	lead  []byte
+	n     int    // samples
+	lines []byte // name{label="value",...} value\n, one per sample
 }
 
 func newFamily(name, help string) *family {

@@ -190,7 +190,9 @@ func writeStreamsTables(w io.Writer, l GroupDescriptionList) error {
 	if fleet {
 		k = 3
 	}
-	slices.SortFunc(topics, func(a, b []string) int { return strings.Compare(strings.Join(a[:k], "\x00"), strings.Join(b[:k], "\x00")) })
+	slices.SortFunc(topics, func(a, b []string) int {
+		return strings.Compare(strings.Join(a[:k], "\x00"), strings.Join(b[:k], "\x00"))
+	})
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}

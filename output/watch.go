@@ -22,9 +22,9 @@ const KindLagSample = "LagSample"
 
 // LagSample is one sample of `kcg watch`: written as one JSON line.
 type LagSample struct {
-	APIVersion string         `json:"apiVersion" yaml:"apiVersion"`
-	Kind       string         `json:"kind" yaml:"kind"`
-	Time       string         `json:"time" yaml:"time"`
+	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string `json:"kind" yaml:"kind"`
+	Time       string `json:"time" yaml:"time"`
 	// Clusters are the clusters watched, only with several (--profile
 	// a,b, --all-profiles): absent otherwise. One that could not be read
 	// in this sample has its error and no groups.
@@ -37,12 +37,12 @@ type LagSample struct {
 // WatchedGroup is one group of a sample.
 type WatchedGroup struct {
 	// Cluster is as in describe's groups: only with several clusters.
-	Cluster *ClusterRef `json:"cluster,omitempty" yaml:"cluster,omitempty"`
-	Group        string  `json:"group" yaml:"group"`
-	State        *string `json:"state" yaml:"state"`
-	Members      int     `json:"members" yaml:"members"`
-	Lag          *int64  `json:"lag" yaml:"lag"`
-	MaxTimeLagMs *int64  `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
+	Cluster      *ClusterRef `json:"cluster,omitempty" yaml:"cluster,omitempty"`
+	Group        string      `json:"group" yaml:"group"`
+	State        *string     `json:"state" yaml:"state"`
+	Members      int         `json:"members" yaml:"members"`
+	Lag          *int64      `json:"lag" yaml:"lag"`
+	MaxTimeLagMs *int64      `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
 	// MinRetentionHeadroomMs is the smallest retention headroom of its
 	// partitions; nil when none is known or without --time-lag.
 	MinRetentionHeadroomMs *int64 `json:"minRetentionHeadroomMs" yaml:"minRetentionHeadroomMs"`
