@@ -3,10 +3,12 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/groupops"
+	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/output"
 	"github.com/kcg-dev/kcg/vocab"
 	"github.com/urfave/cli/v2"
@@ -21,7 +23,7 @@ func listCommand(s IO) *cli.Command {
 			&cli.StringFlag{Name: "type", Usage: "only groups of these types, comma-separated (classic, consumer, share, streams), or all; default: the consumer groups (classic and consumer), as kafka-consumer-groups --list"},
 			outputFlag("table", "json", "yaml"),
 			sandboxFlag(),
-		}, connectionFlags()...),
+		}, fleetConnectionFlags()...),
 		Action: action(s, listOptionsFrom, runList),
 	}
 }
@@ -32,6 +34,8 @@ type listOptions struct {
 	states, types []string
 	format        output.Format
 	dial          dialFunc
+	// fleet is --profile a,b or --all-profiles (nil: one cluster).
+	fleet *fleet
 }
 
 func listOptionsFrom(c *cli.Context) (listOptions, error) {
@@ -50,27 +54,72 @@ func listOptionsFrom(c *cli.Context) (listOptions, error) {
 			return o, app.Usagef("%s", err)
 		}
 	}
-	o.format, err = formatFrom(c)
+	if o.format, err = formatFrom(c); err != nil {
+		return o, err
+	}
 	o.dial = dialFrom(c)
+	o.fleet, err = fleetFrom(c)
 	return o, err
 }
 
 func runList(parent context.Context, s IO, o listOptions) error {
+	if o.fleet != nil {
+		return runListFleet(parent, s, o)
+	}
 	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
 	}
 	defer done()
+	doc, err := listCluster(ctx, cl, o, s.Err)
+	if err != nil {
+		return err
+	}
+	return output.Write(s.Out, o.format, doc)
+}
+
+// listCluster is one cluster's list; its notes go to notes.
+func listCluster(ctx context.Context, cl *kafkaadmin.Client, o listOptions, notes io.Writer) (output.GroupList, error) {
 	gs, err := groupops.ListGroupsOfTypes(ctx, cl, o.states, o.types)
 	if err != nil {
-		return err
+		return output.GroupList{}, err
 	}
-	notes, err := groupops.ListNotes(ctx, cl, o.types)
+	lines, err := groupops.ListNotes(ctx, cl, o.types)
+	if err != nil {
+		return output.GroupList{}, err
+	}
+	for _, note := range lines {
+		fmt.Fprintln(notes, note)
+	}
+	return output.NewGroupListOf(gs), nil
+}
+
+// runListFleet lists every cluster of o.fleet at once: one document, a
+// CLUSTER column; a cluster that could not be read is one stderr line
+// and exit 1, the others listed.
+func runListFleet(parent context.Context, s IO, o listOptions) error {
+	parts := readFleet(parent, o.fleet, func(ctx context.Context, cl *kafkaadmin.Client, notes io.Writer) (output.GroupList, error) {
+		return listCluster(ctx, cl, o, notes)
+	})
+	failed, err := reportFleet(parent, s.Err, parts)
 	if err != nil {
 		return err
 	}
-	for _, note := range notes {
-		fmt.Fprintln(s.Err, note)
+	lists := make([]output.GroupList, len(parts))
+	for i, p := range parts {
+		lists[i] = p.val
 	}
-	return output.Write(s.Out, o.format, output.NewGroupListOf(gs))
+	if err := output.Write(s.Out, o.format, output.NewFleetGroupList(statuses(parts), lists)); err != nil {
+		return err
+	}
+	return fleetExit(failed)
+}
+
+// fleetExit is the exit of a fleet read whose output is written: 1 when
+// some cluster could not be read (the others are shown).
+func fleetExit(failed int) error {
+	if failed > 0 {
+		return app.Silent(app.ExitError)
+	}
+	return nil
 }
