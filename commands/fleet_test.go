@@ -12,6 +12,7 @@ import (
 	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/faultproxy"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/kcg-dev/kcg/internal/schematest"
 )
 
 // fleetJSON is the part of a document of several clusters the tests read.
@@ -68,6 +69,7 @@ func TestFleetDescribe(t *testing.T) {
 	group, only := fleetClusters(t)
 
 	r := kcg(t, "describe", group, "--profile", "second,main", "-o", "json").MustCode(t, 0)
+	schematest.MustMatch(t, "GroupDescriptionList", r.Stdout, false)
 	f := parseFleet(t, r.Stdout)
 	if len(f.Clusters) != 2 || f.Clusters[0].Profile != "main" || f.Clusters[1].Profile != "second" ||
 		f.Clusters[0].ID == nil || f.Clusters[0].Error != nil {
@@ -77,6 +79,8 @@ func TestFleetDescribe(t *testing.T) {
 		*f.Groups[0].TotalLag != 4 || *f.Groups[1].TotalLag != 0 || *f.Groups[0].Cluster.ID != *f.Clusters[0].ID {
 		t.Fatalf("groups:\n%s", r.Stdout)
 	}
+
+	schematest.MustMatch(t, "GroupDescriptionList", kcg(t, "describe", group, "--profile", "second,main", "-o", "yaml").MustCode(t, 0).Stdout, true)
 
 	// The table: CLUSTER first, a row per cluster.
 	r = kcg(t, "describe", group, "--profile", "main,second").MustCode(t, 0)
@@ -107,6 +111,7 @@ func TestFleetDescribe(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(r.Stderr), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "kcg: profile down: ") {
 		t.Fatalf("stderr: %q", r.Stderr)
 	}
+	schematest.MustMatch(t, "GroupDescriptionList", r.Stdout, false)
 	f = parseFleet(t, r.Stdout)
 	if len(f.Clusters) != 3 || f.Clusters[0].Profile != "down" || f.Clusters[0].Error == nil || f.Clusters[0].ID != nil || len(f.Groups) != 2 {
 		t.Fatalf("partial document:\n%s", r.Stdout)
@@ -126,6 +131,7 @@ func TestFleetDescribe(t *testing.T) {
 	}
 	// watch: the same, each sample; exit 1 when the last lacked one.
 	r = kcg(t, "watch", group, "--all-profiles", "-o", "json", "--count", "1", "--timeout", "5s").MustCode(t, 1)
+	schematest.MustMatchLines(t, "LagSample", r.Stdout)
 	if f = parseFleet(t, r.Stdout); len(f.Clusters) != 3 || f.Clusters[0].Error == nil || len(f.Groups) != 2 ||
 		!strings.HasPrefix(r.Stderr, "kcg: profile down: sample failed") || strings.Count(r.Stderr, "\n") != 1 {
 		t.Fatalf("watch with a cluster down:\n%s\n%s", r.Stdout, r.Stderr)
@@ -146,6 +152,7 @@ func TestFleetList(t *testing.T) {
 		t.Fatalf("stderr: %s", r.Stderr)
 	}
 	r = kcg(t, "list", "--profile", "main,second", "-o", "yaml").MustCode(t, 0)
+	schematest.MustMatch(t, "GroupList", r.Stdout, true)
 	for _, want := range []string{"clusters:\n  - profile: main\n", "  - cluster:\n      profile: second\n", "group: " + only, "group: " + group} {
 		if !strings.Contains(r.Stdout, want) {
 			t.Fatalf("no %q in:\n%s", want, r.Stdout)
