@@ -251,3 +251,14 @@ func TestFleetWatch(t *testing.T) {
 		t.Fatalf("stderr:\n%s", r.Stderr)
 	}
 }
+
+// A watch in which no cluster answers ends as a failed sample does: one
+// line naming every profile, exit 1.
+func TestFleetWatchAllDown(t *testing.T) {
+	writeConfig(t, "profiles:\n  a:\n    bootstrap: 127.0.0.1:1\n  b:\n    bootstrap: 127.0.0.1:2\n")
+	r := kcg(t, "watch", "g", "--all-profiles", "--count", "2", "--timeout", "3s").MustCode(t, 1)
+	if lines := strings.Split(strings.TrimSpace(r.Stderr), "\n"); len(lines) != 1 ||
+		!strings.HasPrefix(lines[0], "kcg: no cluster answered: profile a: ") || !strings.Contains(lines[0], "; profile b: ") {
+		t.Fatalf("stderr: %q", r.Stderr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,13 +128,16 @@ func (src *watchSource) sample(ctx context.Context, s IO, o watchOptions, metric
 func (src *watchSource) merge(ctx context.Context, s IO, o watchOptions, parts []clusterSample) (output.LagSample, error) {
 	cs := make([]output.ClusterStatus, len(parts))
 	samples := make([]output.LagSample, len(parts))
-	failed := 0
+	if err := allFailed(src.clusters, parts); err != nil {
+		// Nothing answered: a failed sample, as of one cluster, whose
+		// one error names every profile.
+		return output.LagSample{}, err
+	}
 	seen := map[string]bool{}
 	for i, p := range parts {
 		c := src.clusters[i]
 		cs[i].Profile = c.profile
 		if p.err != nil {
-			failed++
 			cs[i].Error = output.Ptr(vocab.OneLine(p.err.Error()))
 			if !c.down && ctx.Err() == nil {
 				fmt.Fprintf(s.Err, "kcg: profile %s: sample failed, shown as down until it answers: %s\n", c.profile, *cs[i].Error)
@@ -157,11 +161,6 @@ func (src *watchSource) merge(ctx context.Context, s IO, o watchOptions, parts [
 		}
 		samples[i] = doc
 	}
-	if failed == len(parts) {
-		// Nothing answered: as one cluster that failed (the first's
-		// error, naming its profile).
-		return output.LagSample{}, fmt.Errorf("profile %s: %w", src.clusters[0].profile, parts[0].err)
-	}
 	src.missing = nil
 	for _, g := range o.scope.groups {
 		if !seen[g] {
@@ -169,4 +168,27 @@ func (src *watchSource) merge(ctx context.Context, s IO, o watchOptions, parts [
 		}
 	}
 	return output.NewFleetLagSample(cs, samples, time.Now(), o.timeLag), nil
+}
+
+// allFailed is the error of a sample in which no cluster answered: the
+// first cluster's (its kind, so its exit code), naming every profile and
+// its error; nil when some cluster answered. The clusters are then all
+// down: the one that answers first says so.
+func allFailed(clusters []*watchedCluster, parts []clusterSample) error {
+	for _, p := range parts {
+		if p.err == nil {
+			return nil
+		}
+	}
+	var others []string
+	for i, p := range parts {
+		clusters[i].down = true
+		if i > 0 {
+			others = append(others, "profile "+clusters[i].profile+": "+vocab.OneLine(p.err.Error()))
+		}
+	}
+	if len(others) == 0 {
+		return fmt.Errorf("profile %s: %w", clusters[0].profile, parts[0].err)
+	}
+	return fmt.Errorf("no cluster answered: profile %s: %w; %s", clusters[0].profile, parts[0].err, strings.Join(others, "; "))
 }
