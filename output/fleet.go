@@ -84,44 +84,44 @@ func DownClusters(cs []ClusterStatus) string {
 // order, and lists[i] the list of cs[i] (empty for a cluster that could
 // not be read); each group carries its cluster.
 func NewFleetGroupList(cs []ClusterStatus, lists []GroupList) GroupList {
-	out := NewGroupList([]GroupListing{})
+	out := NewGroupList(joinClusters(cs, lists, func(l GroupList) []GroupListing { return l.Groups },
+		func(g *GroupListing, c *ClusterRef) { g.Cluster = c }))
 	out.Clusters = cs
-	for i, l := range lists {
-		for _, g := range l.Groups {
-			g.Cluster = cs[i].Ref()
-			out.Groups = append(out.Groups, g)
-		}
-	}
 	out.Sort()
 	return out
 }
 
 // NewFleetDescriptionList is NewFleetGroupList for describe.
 func NewFleetDescriptionList(cs []ClusterStatus, lists []GroupDescriptionList) GroupDescriptionList {
-	out := NewGroupDescriptionList([]GroupDescription{})
+	out := NewGroupDescriptionList(joinClusters(cs, lists, func(l GroupDescriptionList) []GroupDescription { return l.Groups },
+		func(g *GroupDescription, c *ClusterRef) { g.Cluster = c }))
 	out.Clusters = cs
-	for i, l := range lists {
-		for _, g := range l.Groups {
-			g.Cluster = cs[i].Ref()
-			out.Groups = append(out.Groups, g)
-		}
-	}
 	out.Sort()
 	return out
 }
 
 // NewFleetLagSample is NewFleetGroupList for one sample of kcg watch: the
-// groups of every cluster that answered, at the time of the first.
+// groups of every cluster that answered, at.
 func NewFleetLagSample(cs []ClusterStatus, samples []LagSample, at time.Time, timeLag bool) LagSample {
 	out := NewLagSampleOf(nil, at, timeLag)
 	out.Clusters = cs
-	for i, s := range samples {
-		for _, g := range s.Groups {
-			g.Cluster = cs[i].Ref()
-			out.Groups = append(out.Groups, g)
+	out.Groups = joinClusters(cs, samples, func(s LagSample) []WatchedGroup { return s.Groups },
+		func(g *WatchedGroup, c *ClusterRef) { g.Cluster = c })
+	slices.SortStableFunc(out.Groups, func(a, b WatchedGroup) int { return byCluster(a.Cluster, b.Cluster, a.Group, b.Group) })
+	return out
+}
+
+// joinClusters is the groups of every document of docs (docs[i] is cs[i]'s),
+// each given its cluster with set; never nil.
+func joinClusters[D, G any](cs []ClusterStatus, docs []D, groups func(D) []G, set func(*G, *ClusterRef)) []G {
+	out := []G{}
+	for i, d := range docs {
+		ref := cs[i].Ref()
+		for _, g := range groups(d) {
+			set(&g, ref)
+			out = append(out, g)
 		}
 	}
-	slices.SortStableFunc(out.Groups, func(a, b WatchedGroup) int { return byCluster(a.Cluster, b.Cluster, a.Group, b.Group) })
 	return out
 }
 
