@@ -50,7 +50,12 @@ func parseFleet(t *testing.T, s string) fleetJSON {
 // file names the three.
 func fleetClusters(t *testing.T) (group, only string) {
 	t.Helper()
-	main, second := kafkatest.Cluster(t), kafkatest.FakeBrokers(t, 1)
+	return seedFleet(t, kafkatest.Cluster(t), kafkatest.FakeBrokers(t, 1))
+}
+
+// seedFleet is fleetClusters on the clusters main and second.
+func seedFleet(t *testing.T, main, second *kafkatest.Env) (group, only string) {
+	t.Helper()
 	topic := kafkatest.UniqueName(t, "fleet")
 	group, only = kafkatest.UniqueName(t, "fleet-g"), kafkatest.UniqueName(t, "fleet-only")
 	main.CreateTopic(t, topic, 1)
@@ -260,5 +265,30 @@ func TestFleetWatchAllDown(t *testing.T) {
 	if lines := strings.Split(strings.TrimSpace(r.Stderr), "\n"); len(lines) != 1 ||
 		!strings.HasPrefix(lines[0], "kcg: no cluster answered: profile a: ") || !strings.Contains(lines[0], "; profile b: ") {
 		t.Fatalf("stderr: %q", r.Stderr)
+	}
+}
+
+// TestMM2Fleet reads two real clusters at once (the two of .ci/mm2's step;
+// skipped elsewhere) and a third that is down: each real cluster's groups
+// under its own profile and cluster id, the down one named, exit 1.
+func TestMM2Fleet(t *testing.T) {
+	src, dst, _ := kafkatest.MM2(t)
+	group, only := seedFleet(t, src, dst) // "fleet" topics: not the mm2-.* ones MM2 replicates
+	r := kcg(t, "describe", group, only, "--all-profiles", "-o", "json", "--timeout", "10s").MustCode(t, 1)
+	schematest.MustMatch(t, "GroupDescriptionList", r.Stdout, false)
+	f := parseFleet(t, r.Stdout)
+	if len(f.Clusters) != 3 || f.Clusters[0].Error == nil || f.Clusters[1].ID == nil || f.Clusters[2].ID == nil {
+		t.Fatalf("clusters (two real ones, each with its id; kafka.sh formats every cluster with the same one):\n%s", r.Stdout)
+	}
+	var got []string
+	for _, g := range f.Groups {
+		got = append(got, fmt.Sprintf("%s/%s/%d", g.Cluster.Profile, g.Group, *g.TotalLag))
+	}
+	want := []string{"main/" + group + "/4", "second/" + group + "/0", "second/" + only + "/1"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("groups %v, want %v\n%s", got, want, r.Stdout)
+	}
+	if lines := strings.Split(strings.TrimSpace(r.Stderr), "\n"); !strings.HasPrefix(lines[len(lines)-1], "kcg: profile down: ") {
+		t.Fatalf("stderr: %s", r.Stderr)
 	}
 }
