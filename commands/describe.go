@@ -51,7 +51,11 @@ func describeCommand(s IO) *cli.Command {
 			"offset, and the lag where the broker gives it (Kafka 4.2+). A streams group\n" +
 			"adds its topology's topics by kind (STREAMS-TOPIC: input, repartition,\n" +
 			"changelog) and its members' tasks (ACTIVE-TASKS, STANDBY-TASKS,\n" +
-			"WARMUP-TASKS); docs/group-types.md.",
+			"WARMUP-TASKS); docs/group-types.md.\n\n" +
+			"--profile a,b,c or --all-profiles describe the groups on several clusters\n" +
+			"at once: a CLUSTER column, the cluster on each group in JSON/YAML, a\n" +
+			"cluster_name label; a cluster that cannot be read is one stderr line and\n" +
+			"exit 1, the others shown (docs/fleet.md).",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "describe every consumer group"},

@@ -44,7 +44,10 @@ func watchCommand(s IO) *cli.Command {
 			"the metrics of describe -o prometheus) and /healthz; a scrape sends nothing to\n" +
 			"Kafka, and a failed sample keeps the last values with kcg_up 0 and watch goes\n" +
 			"on. --exit-on-breach ends the watch with exit 5 at the first sample in which a\n" +
-			"group is over a --max-lag, --max-time-lag or --min-retention-headroom limit.",
+			"group is over a --max-lag, --max-time-lag or --min-retention-headroom limit.\n" +
+			"--profile a,b,c or --all-profiles watch several clusters at once, one\n" +
+			"exporter for the fleet; a cluster down is shown as such until it answers\n" +
+			"(docs/fleet.md).",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "watch every consumer group"},
