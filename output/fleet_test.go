@@ -115,3 +115,19 @@ func TestFleetTablesAndOneCluster(t *testing.T) {
 		}
 	}
 }
+
+// kcg watch's terminal frame of several clusters: CLUSTER first, the
+// title names the clusters down right after the time (a narrow screen
+// cuts the rest), and a narrow screen cuts GROUP (not CLUSTER) before it
+// drops STATUS.
+func TestFleetFrame(t *testing.T) {
+	cs := []ClusterStatus{{Profile: "eu", ID: Ptr("x")}, {Profile: "us", Error: Ptr("connection refused")}}
+	g := WatchedGroup{Group: "a-very-long-group-name-indeed", State: Ptr("Stable"), Members: 1, Lag: Ptr(int64(5)), Status: "OK"}
+	s := NewFleetLagSample(cs, []LagSample{{Groups: []WatchedGroup{g}}, {}}, time.Unix(1700000000, 0), false)
+	frame := string(s.Frame(Screen{Width: 40, Height: 10, Interval: 5 * time.Second}))
+	for _, want := range []string{"2023-11-14T22:13:20.000Z  DOWN: us  kcg", "CLUSTER   GROUP", "eu        a-very-long-group-na…   OK"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in the frame:\n%s", want, frame)
+		}
+	}
+}

@@ -86,7 +86,8 @@ func (s LagSample) Frame(sc Screen) []byte {
 	if len(s.Clusters) > 0 {
 		title += fmt.Sprintf(" on %d %s", len(s.Clusters), plural(len(s.Clusters), "cluster", "clusters"))
 		if down := DownClusters(s.Clusters); down != "" {
-			title += "; DOWN: " + down
+			// Right after the time: a narrow terminal cuts the rest.
+			title = s.Time + "  DOWN: " + down + strings.TrimPrefix(title, s.Time)
 		}
 	}
 	var footer string
