@@ -292,3 +292,40 @@ func TestMM2Fleet(t *testing.T) {
 		t.Fatalf("stderr: %s", r.Stderr)
 	}
 }
+
+// TestFleetConcurrent: the clusters are read at once, not one after the
+// other. Two kfake clusters, each behind a fault proxy that holds every
+// response 150 ms (a distant cluster: the time is round trips, not CPU);
+// describing on both takes about as long as on the slower one alone, not
+// their sum.
+func TestFleetConcurrent(t *testing.T) {
+	var boots []string
+	group, topic := kafkatest.UniqueName(t, "fleetc-g"), kafkatest.UniqueName(t, "fleetc")
+	for i := range 2 {
+		e := kafkatest.FakeBrokers(t, 1)
+		e.CreateTopic(t, topic, 1)
+		e.Produce(t, topic, 0, records(3)...)
+		e.Commit(t, group, topic, map[int32]int64{0: int64(i)})
+		pc, err := faultproxy.New(e.BrokerAddrs())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pc.Close)
+		if err := pc.SetAll(faultproxy.Fault{Mode: faultproxy.Delay, Delay: 150 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		boots = append(boots, pc.Bootstrap())
+	}
+	writeConfig(t, fmt.Sprintf("profiles:\n  a:\n    bootstrap: %s\n  b:\n    bootstrap: %s\n", boots[0], boots[1]))
+	took := func(args ...string) time.Duration {
+		start := time.Now()
+		kcg(t, append([]string{"describe", group, "-o", "json"}, args...)...).MustCode(t, 0)
+		return time.Since(start)
+	}
+	a, b := took("--profile", "a"), took("--profile", "b")
+	both := took("--profile", "a,b")
+	t.Logf("a %v, b %v, both %v", a, b, both)
+	if both > (a+b)*3/4 {
+		t.Fatalf("both clusters took %v, one alone %v and %v: read one after the other", both, a, b)
+	}
+}
