@@ -3,6 +3,7 @@ package commands
 import (
 	"os"
 
+	"github.com/kcg-dev/kcg/app"
 	"github.com/kcg-dev/kcg/connconfig"
 	"github.com/kcg-dev/kcg/connect"
 	"github.com/urfave/cli/v2"
@@ -52,4 +53,18 @@ func connectClients(c *cli.Context) ([]*connect.Client, error) {
 		return nil, err
 	}
 	return connect.Clients(connect.Config{URLs: cc.URLs, TLS: cc.TLS, Username: cc.Username, Password: cc.Password}), nil
+}
+
+// fleetConnect is connectClients for a command that may read several
+// clusters (f non-nil): Kafka Connect belongs to one cluster, so with
+// several profiles no owner is read (docs/fleet.md), and --connect, which
+// would name one Connect for all of them, is refused.
+func fleetConnect(c *cli.Context, f *fleet) ([]*connect.Client, error) {
+	if f == nil {
+		return connectClients(c)
+	}
+	if c.IsSet("connect") {
+		return nil, app.Usagef("--connect names one cluster's Kafka Connect: give it with one profile (several profiles show no owners)")
+	}
+	return nil, nil
 }

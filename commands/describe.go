@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -32,6 +33,8 @@ type describeOptions struct {
 	// connect are the Kafka Connect clusters asked for the groups'
 	// owners (none: the owner field is left out).
 	connect []*connect.Client
+	// fleet is --profile a,b or --all-profiles (nil: one cluster).
+	fleet *fleet
 }
 
 func describeCommand(s IO) *cli.Command {
@@ -52,7 +55,11 @@ func describeCommand(s IO) *cli.Command {
 			"offset, and the lag where the broker gives it (Kafka 4.2+). A streams group\n" +
 			"adds its topology's topics by kind (STREAMS-TOPIC: input, repartition,\n" +
 			"changelog) and its members' tasks (ACTIVE-TASKS, STANDBY-TASKS,\n" +
-			"WARMUP-TASKS); docs/group-types.md.",
+			"WARMUP-TASKS); docs/group-types.md.\n\n" +
+			"--profile a,b,c or --all-profiles describe the groups on several clusters\n" +
+			"at once: a CLUSTER column, the cluster on each group in JSON/YAML, a\n" +
+			"cluster_name label; a cluster that cannot be read is one stderr line and\n" +
+			"exit 1, the others shown (docs/fleet.md).",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "describe every consumer group"},
@@ -65,7 +72,7 @@ func describeCommand(s IO) *cli.Command {
 			isolationFlag(),
 			outputFlag("table", "json", "yaml", "markdown", "prometheus"),
 			sandboxFlag(),
-		}, append(append(thresholdFlags(), connectionFlags()...), connectFlags()...)...),
+		}, append(append(thresholdFlags(), fleetConnectionFlags()...), connectFlags()...)...),
 		Action: action(s, describeOptionsFrom, runDescribe),
 	}
 }
@@ -108,7 +115,12 @@ func describeOptionsFrom(c *cli.Context) (describeOptions, error) {
 	// (after the check above, which is about the flag as typed).
 	o.timeLag = o.timeLag || o.limits.needsTimeLag()
 	o.dial = dialFrom(c)
-	o.connect, err = connectClients(c)
+	if o.fleet, err = fleetFrom(c); err == nil && o.fleet != nil && o.format == output.FormatMarkdown {
+		err = app.Usagef("-o markdown is a change ticket's view of one cluster: use -o table, json, yaml or prometheus with several profiles")
+	}
+	if err == nil {
+		o.connect, err = fleetConnect(c, o.fleet)
+	}
 	return o, err
 }
 
@@ -135,6 +147,9 @@ func offsetsOnlyFlags(o describeOptions) error {
 }
 
 func runDescribe(parent context.Context, s IO, o describeOptions) error {
+	if o.fleet != nil {
+		return runDescribeFleet(parent, s, o)
+	}
 	cl, ctx, done, err := o.dial(parent)
 	if err != nil {
 		return err
@@ -149,33 +164,84 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 	} else {
 		progress.say("describing groups")
 	}
-	typed, err := o.scope.classify(ctx, cl, s.Err, groupops.OpDescribe)
+	r, err := describeCluster(ctx, cl, o, s.Err, progress)
 	if err != nil {
 		return err
+	}
+	view := output.DescribeView{Doc: r.doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted,
+		Cluster: r.cluster, Took: time.Since(start)}
+	return describeEnd(s, o, view, r)
+}
+
+// describeEnd writes view and the lines after it (--topic that matched
+// nothing, the limits' breaches) and returns the exit: 1 when failed
+// groups or clusters could not be read, else 5 on a breach.
+func describeEnd(s IO, o describeOptions, view output.DescribeView, r described) error {
+	if err := output.Write(s.Out, o.format, view); err != nil {
+		return err
+	}
+	unmatched := unmatchedTopics(view.Doc, o.topics)
+	for _, ts := range unmatched {
+		fmt.Fprintf(s.Err, "kcg: --topic %s matched no partition of the described groups%s\n", ts, closestTopics(r.topics, ts.Topic))
+	}
+	breaches := o.limits.report(s.Err, describeValues(view.Doc))
+	if r.failed > 0 || (len(o.topics) > 0 && len(unmatched) == len(o.topics)) {
+		return app.Silent(app.ExitError) // incomplete: 1 wins over 5 (docs/exit-codes.md)
+	}
+	if breaches > 0 {
+		return app.Silent(app.ExitBreach)
+	}
+	return nil
+}
+
+// described is one cluster's describe: the document, the cluster id and
+// how many groups (or unknown log offsets) make it incomplete.
+type described struct {
+	doc     output.GroupDescriptionList
+	cluster string
+	failed  int
+	// absent are the named groups the cluster does not have (several
+	// clusters only: there they are left out of the document).
+	absent []string
+	// topics are the topics the described groups committed, sorted.
+	topics []string
+}
+
+// describeCluster reads one cluster's groups and writes its stderr lines
+// (groups not described, notices, unknown log offsets) to errOut.
+func describeCluster(ctx context.Context, cl *kafkaadmin.Client, o describeOptions, errOut io.Writer, progress *progress) (described, error) {
+	typed, err := o.scope.classify(ctx, cl, errOut, groupops.OpDescribe)
+	if err != nil {
+		return described{}, err
 	}
 	do := groupops.DescribeOptions{ReadCommitted: o.readCommitted, TimeLag: o.timeLag, Progress: progress.say, Classified: true, Connect: o.connect}
 	snap, err := groupops.DescribeTyped(ctx, cl, typed, do)
 	if err != nil {
-		return err
+		return described{}, err
 	}
 	progress.done()
+	s := IO{Err: errOut}
 	warnTimeLagErrors(s, snap)
 	warnRetentionErrors(s, snap)
-	doc := output.NewGroupDescriptionListOf(snap, o.topics)
+	r := described{doc: output.NewGroupDescriptionListOf(snap, o.topics), cluster: snap.Cluster.ClusterID, topics: committedTopics(snap.Groups)}
 
-	failed := 0
 	var idle []string // Empty groups: one line for all (NoActiveMembersSummary)
-	closest := closestGroups(ctx, cl, snap.Groups)
+	var closest map[string]string
+	if o.fleet == nil {
+		closest = closestGroups(ctx, cl, snap.Groups)
+	}
 	for _, g := range sortedByName(snap.Groups) {
 		switch {
 		case g.Err != nil:
-			fmt.Fprintf(s.Err, "kcg: group %s: %s\n", g.Name(), vocab.OneLine(g.Err.Error()))
-			failed++
+			fmt.Fprintf(errOut, "kcg: group %s: %s\n", g.Name(), vocab.OneLine(g.Err.Error()))
+			r.failed++
+		case !g.Desc.Exists && o.fleet != nil:
+			r.absent = append(r.absent, g.Name())
 		case !g.Desc.Exists:
-			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Name())+closest[g.Name()])
-			failed++
+			fmt.Fprintln(errOut, output.DeadGroupMessage(g.Name())+closest[g.Name()])
+			r.failed++
 		case o.format == output.FormatTable && o.view == output.ViewOffsets && g.OtherProtocol() != "" && len(g.Offsets) == 0:
-			fmt.Fprintln(s.Err, output.OtherProtocolNotice(g.Name(), g.OtherProtocol()))
+			fmt.Fprintln(errOut, output.OtherProtocolNotice(g.Name(), g.OtherProtocol()))
 		case o.format == output.FormatTable && g.Commits():
 			// kcg sends every notice to stderr, so stdout holds only data.
 			// The notices speak of consumer groups: a share group has
@@ -183,42 +249,65 @@ func runDescribe(parent context.Context, s IO, o describeOptions) error {
 			if g.Desc.State == vocab.StateEmpty {
 				idle = append(idle, g.Name())
 			} else if n, ok := output.StateNotice(g.Name(), &g.Desc.State); ok {
-				fmt.Fprintln(s.Err, n.Text)
+				fmt.Fprintln(errOut, n.Text)
 			}
 		}
 	}
 	if len(idle) > 0 {
-		fmt.Fprintln(s.Err, output.NoActiveMembersSummary(idle))
+		fmt.Fprintln(errOut, output.NoActiveMembersSummary(idle))
 	}
-	view := output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted,
-		Cluster: snap.Cluster.ClusterID, Took: time.Since(start)}
-	if err := output.Write(s.Out, o.format, view); err != nil {
-		return err
+	if len(r.absent) > 0 {
+		r.doc.Groups = slices.DeleteFunc(r.doc.Groups, func(g output.GroupDescription) bool { return slices.Contains(r.absent, g.Group) })
 	}
-	unmatched := unmatchedTopics(doc, o.topics)
-	for _, ts := range unmatched {
-		fmt.Fprintf(s.Err, "kcg: --topic %s matched no partition of the described groups%s\n", ts, closestTopics(snap.Groups, ts.Topic))
-	}
-	// Shown as "-" (null in JSON) above; the exit code says the output is
+	// Shown as "-" (null in JSON); the exit code says the output is
 	// incomplete, so a script does not take it for a lag of nothing. The
 	// members and state tables show no log offsets: nothing is missing.
 	showsOffsets := o.view == output.ViewOffsets || o.format != output.FormatTable
 	if line, ok := unknownBoundsLine(snap, o.topics); ok && showsOffsets {
-		fmt.Fprintln(s.Err, line)
-		failed++
+		fmt.Fprintln(errOut, line)
+		r.failed++
 	}
 	if snap.OwnersErr != nil {
-		fmt.Fprintf(s.Err, "kcg: owners not known: %s\n", vocab.OneLine(snap.OwnersErr.Error()))
-		failed++
+		fmt.Fprintf(errOut, "kcg: owners not known: %s\n", vocab.OneLine(snap.OwnersErr.Error()))
+		r.failed++
 	}
-	breaches := o.limits.report(s.Err, describeValues(doc))
-	if failed > 0 || (len(o.topics) > 0 && len(unmatched) == len(o.topics)) {
-		return app.Silent(app.ExitError) // incomplete: 1 wins over 5 (docs/exit-codes.md)
+	return r, nil
+}
+
+// runDescribeFleet describes the groups on every cluster of o.fleet at
+// once: one document whose groups carry their cluster. A named group is
+// looked for on every cluster and shown where it exists; one that no
+// cluster has is the usual "does not exist" line. A cluster that could
+// not be read is one stderr line naming its profile, and exit 1.
+func runDescribeFleet(parent context.Context, s IO, o describeOptions) error {
+	start := time.Now()
+	parts := readFleet(parent, o.fleet, func(ctx context.Context, cl *kafkaadmin.Client, errOut io.Writer) (described, error) {
+		return describeCluster(ctx, cl, o, errOut, newProgress(IO{}))
+	})
+	failed, err := reportFleet(parent, s.Err, parts)
+	if err != nil {
+		return err
 	}
-	if breaches > 0 {
-		return app.Silent(app.ExitBreach)
+	lists := make([]output.GroupDescriptionList, len(parts))
+	nowhere := slices.Clone(o.scope.groups) // the named groups no cluster has
+	all := described{failed: failed}
+	for i, p := range parts {
+		lists[i] = p.val.doc
+		all.failed += p.val.failed
+		all.topics = append(all.topics, p.val.topics...)
+		if p.err == nil {
+			nowhere = slices.DeleteFunc(nowhere, func(g string) bool { return !slices.Contains(p.val.absent, g) })
+		}
 	}
-	return nil
+	for _, g := range nowhere {
+		fmt.Fprintln(s.Err, output.DeadGroupMessage(g))
+		all.failed++
+	}
+	slices.Sort(all.topics)
+	all.topics = slices.Compact(all.topics)
+	doc := output.NewFleetDescriptionList(statuses(parts), lists)
+	view := output.DescribeView{Doc: doc, View: o.view, Verbose: o.verbose, TimeLag: o.timeLag, ReadCommitted: o.readCommitted, Took: time.Since(start)}
+	return describeEnd(s, o, view, all)
 }
 
 // unmatchedTopics are the --topic values (as T or T:P,P) that cover no
@@ -268,11 +357,8 @@ func closestGroups(ctx context.Context, cl *kafkaadmin.Client, gs []groupops.Gro
 	return out
 }
 
-// closestTopics is " (closest of their topics: a, b)" for a --topic that
-// matched nothing: the topics the described groups committed nearest its
-// name, none when topic is one of them (a partition list that matched
-// nothing).
-func closestTopics(gs []groupops.Group, topic string) string {
+// committedTopics are the topics gs committed, sorted, once each.
+func committedTopics(gs []groupops.Group) []string {
 	var topics []string
 	for _, g := range gs {
 		for tp := range g.Offsets {
@@ -280,7 +366,14 @@ func closestTopics(gs []groupops.Group, topic string) string {
 		}
 	}
 	slices.Sort(topics)
-	topics = slices.Compact(topics)
+	return slices.Compact(topics)
+}
+
+// closestTopics is " (closest of their topics: a, b)" for a --topic that
+// matched nothing: the topics the described groups committed (sorted)
+// nearest its name, none when topic is one of them (a partition list that
+// matched nothing).
+func closestTopics(topics []string, topic string) string {
 	if _, found := slices.BinarySearch(topics, topic); found {
 		return ""
 	}

@@ -24,6 +24,9 @@ import (
 // without a command line (its options carry their dial).
 func action[T any](s IO, from func(*cli.Context) (T, error), run func(context.Context, IO, T) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
+		if err := refuseManyProfiles(c); err != nil {
+			return err
+		}
 		o, err := from(c)
 		if err != nil {
 			return err
@@ -33,11 +36,19 @@ func action[T any](s IO, from func(*cli.Context) (T, error), run func(context.Co
 }
 
 // connectionFlags are on every command that talks to Kafka (leaf commands,
-// so they can be typed anywhere after the command name).
-func connectionFlags() []cli.Flag {
+// so they can be typed anywhere after the command name). --all-profiles
+// is hidden: only list, describe and watch (fleetConnectionFlags) read
+// several clusters, and the others refuse it with their reason.
+func connectionFlags() []cli.Flag { return append(connFlags(), allProfilesFlag(true)) }
+
+// fleetConnectionFlags are the connection flags of list, describe and
+// watch, which take --profile a,b,c and --all-profiles.
+func fleetConnectionFlags() []cli.Flag { return append(connFlags(), allProfilesFlag(false)) }
+
+func connFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "bootstrap-server", Aliases: []string{"b"}, Usage: "Kafka bootstrap servers, HOST:PORT[,HOST:PORT]", EnvVars: []string{"KCG_BOOTSTRAP_SERVER"}},
-		&cli.StringFlag{Name: "profile", Usage: "named cluster from the config file (see 'kcg profile list')", EnvVars: []string{"KCG_PROFILE"}},
+		&cli.StringFlag{Name: "profile", Usage: "named cluster from the config file (see 'kcg profile list'); list, describe and watch take several, a,b,c", EnvVars: []string{"KCG_PROFILE"}},
 		&cli.StringFlag{Name: "command-config", Usage: "Java client properties file (security.protocol, sasl.*, ssl.*)"},
 		&cli.StringFlag{Name: "security-protocol", Usage: "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL"},
 		&cli.StringFlag{Name: "sasl-mechanism", Usage: "PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, AWS_MSK_IAM or GSSAPI"},

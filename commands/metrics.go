@@ -37,16 +37,25 @@ type metricsServer struct {
 	srv *http.Server
 	ln  net.Listener
 
-	mu   sync.Mutex
-	last output.Metrics // the last good sample (Up true), or nothing yet
-	text []byte         // last rendered as text
-	ok   bool           // the last sample succeeded
-	why  string         // why it did not
+	mu sync.Mutex
+	// One entry per cluster (one, unnamed, without --profile a,b): the
+	// last good sample (Up true) or nothing yet, whether the last sample
+	// succeeded and why not.
+	last []output.Metrics
+	ok   []bool
+	why  []string
+	text []byte // last rendered as text
 }
 
 // listenMetrics binds addr; an address in use (or any other bind
 // failure) is one line and exit 1.
 func listenMetrics(addr string) (*metricsServer, error) {
+	return listenFleetMetrics(addr, []string{""})
+}
+
+// listenFleetMetrics is listenMetrics for the clusters of profiles (""
+// for one cluster): each cluster's series carry its cluster_name.
+func listenFleetMetrics(addr string, profiles []string) (*metricsServer, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		if errors.Is(err, syscall.EADDRINUSE) {
@@ -54,7 +63,10 @@ func listenMetrics(addr string) (*metricsServer, error) {
 		}
 		return nil, app.WithCode(app.ExitError, fmt.Errorf("--metrics-listen %s: %v", addr, err))
 	}
-	m := &metricsServer{ln: ln, why: "no sample yet"}
+	m := &metricsServer{ln: ln, last: make([]output.Metrics, len(profiles)), ok: make([]bool, len(profiles)), why: make([]string, len(profiles))}
+	for i, p := range profiles {
+		m.last[i].ClusterName, m.why[i] = p, "no sample yet"
+	}
 	m.render()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", m.serveMetrics)
@@ -68,19 +80,24 @@ func listenMetrics(addr string) (*metricsServer, error) {
 func (m *metricsServer) Addr() string { return m.ln.Addr().String() }
 
 // sampled records a good sample.
-func (m *metricsServer) sampled(s output.Metrics) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s.Up = true
-	m.last, m.ok, m.why = s, true, ""
-	m.render()
-}
+func (m *metricsServer) sampled(s output.Metrics) { m.sampledAll(map[int]output.Metrics{0: s}, nil) }
 
 // failed records a failed sample: the last good values stay, kcg_up 0.
-func (m *metricsServer) failed(err error) {
+func (m *metricsServer) failed(err error) { m.sampledAll(nil, map[int]error{0: err}) }
+
+// sampledAll records one sample of every cluster: good ones by index, and
+// the errors of those that failed (their last good values stay, with
+// kcg_up 0), and renders the text once.
+func (m *metricsServer) sampledAll(good map[int]output.Metrics, bad map[int]error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.last.Up, m.ok, m.why = false, false, err.Error()
+	for i, s := range good {
+		s.Up, s.ClusterName = true, m.last[i].ClusterName
+		m.last[i], m.ok[i], m.why[i] = s, true, ""
+	}
+	for i, err := range bad {
+		m.last[i].Up, m.ok[i], m.why[i] = false, false, err.Error()
+	}
 	m.render()
 }
 
@@ -88,7 +105,7 @@ func (m *metricsServer) failed(err error) {
 func (m *metricsServer) render() {
 	var buf bytes.Buffer
 	buf.Grow(len(m.text) + len(m.text)/8) // the last text's size: tens of megabytes at 100,000 partitions
-	if err := m.last.WritePrometheus(&buf); err != nil {
+	if err := output.FleetMetrics(m.last).WritePrometheus(&buf); err != nil {
 		buf.Reset()
 		fmt.Fprintf(&buf, "# kcg: %v\n", err)
 	}
@@ -113,18 +130,37 @@ func goGoroutines(n int) []byte {
 }
 
 // serveHealth is 200 "ok" after a good sample, 503 with the reason after
-// a failed one or before the first.
+// a failed one or before the first. With several clusters it is 200 while
+// any cluster's last sample succeeded (one cluster down must not get the
+// exporter restarted), with a line naming each one down.
 func (m *metricsServer) serveHealth(w http.ResponseWriter, _ *http.Request) {
 	m.mu.Lock()
-	ok, why := m.ok, m.why
+	var up int
+	var down []string
+	for i, ok := range m.ok {
+		if ok {
+			up++
+			continue
+		}
+		why := m.why[i]
+		if name := m.last[i].ClusterName; name != "" {
+			why = "profile " + name + ": " + why
+		}
+		down = append(down, why)
+	}
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	if !ok {
+	if up == 0 {
 		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintln(w, why)
+		for _, why := range down {
+			fmt.Fprintln(w, why)
+		}
 		return
 	}
 	fmt.Fprintln(w, "ok")
+	for _, why := range down {
+		fmt.Fprintln(w, "down: "+why)
+	}
 }
 
 // close stops serving: open scrapes get a second to finish.

@@ -69,3 +69,44 @@ func withoutGoroutines(text string) string {
 	}
 	return strings.Join(keep, "")
 }
+
+// With several clusters each keeps its own last good sample and kcg_up,
+// every series carries its cluster_name, and /healthz stays 200 while any
+// cluster answers (naming the ones down), 503 when none does.
+func TestMetricsServerFleet(t *testing.T) {
+	m, err := listenFleetMetrics("127.0.0.1:0", []string{"eu", "us"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.close()
+	base := "http://" + m.Addr()
+	doc := output.NewGroupDescriptionList([]output.GroupDescription{{Group: "billing", State: output.Ptr("Empty"),
+		Offsets: []output.PartitionOffset{{Topic: "t", Partition: 0, CommittedOffset: output.Ptr(int64(3)), LogEndOffset: output.Ptr(int64(7)), Lag: output.Ptr(int64(4))}}}})
+	m.sampledAll(map[int]output.Metrics{0: {Doc: doc, At: time.Unix(1700000000, 0)}, 1: {Doc: doc, At: time.Unix(1700000000, 0)}}, nil)
+	m.sampledAll(map[int]output.Metrics{0: {Doc: doc, At: time.Unix(1700000005, 0)}}, map[int]error{1: errors.New("connection refused")})
+	_, body := get(t, base+"/metrics")
+	for _, want := range []string{
+		`kafka_consumergroup_lag{cluster_name="eu",consumergroup="billing",topic="t",partition="0"} 4`,
+		`kafka_consumergroup_lag{cluster_name="us",consumergroup="billing",topic="t",partition="0"} 4`, // us: its last good sample
+		`kcg_up{cluster_name="eu"} 1`, `kcg_up{cluster_name="us"} 0`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("no %s in:\n%s", want, body)
+		}
+	}
+	if strings.Count(body, "# TYPE kafka_consumergroup_lag gauge") != 1 {
+		t.Errorf("a family written twice:\n%s", body)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(withoutGoroutines(body)), "\n") {
+		if !strings.HasPrefix(line, "#") && !strings.Contains(line, `{cluster_name="`) {
+			t.Errorf("series without cluster_name first: %s", line)
+		}
+	}
+	if code, body := get(t, base+"/healthz"); code != 200 || body != "ok\ndown: profile us: connection refused\n" {
+		t.Errorf("healthz with one cluster down: %d %q", code, body)
+	}
+	m.sampledAll(nil, map[int]error{0: errors.New("timed out"), 1: errors.New("connection refused")})
+	if code, body := get(t, base+"/healthz"); code != 503 || !strings.Contains(body, "profile eu: timed out") {
+		t.Errorf("healthz with every cluster down: %d %q", code, body)
+	}
+}

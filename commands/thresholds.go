@@ -64,6 +64,8 @@ func (t thresholds) needsTimeLag() bool { return t.maxTimeLag != nil || t.minRet
 // groupValues are what the limits judge of one group; nil is unknown and
 // breaches nothing.
 type groupValues struct {
+	// cluster is the group's profile with several clusters, else "".
+	cluster               string
 	group                 string
 	lag, timeLag, minHead *int64
 }
@@ -84,7 +86,11 @@ func (t thresholds) breach(g groupValues) (string, bool) {
 	if len(over) == 0 {
 		return "", false
 	}
-	return fmt.Sprintf("kcg: group %s breaches: %s", g.group, strings.Join(over, "; ")), true
+	where := ""
+	if g.cluster != "" {
+		where = "profile " + g.cluster + ": " // a breach names its cluster
+	}
+	return fmt.Sprintf("kcg: %sgroup %s breaches: %s", where, g.group, strings.Join(over, "; ")), true
 }
 
 // report writes one line per breaching group and returns how many.
@@ -103,7 +109,7 @@ func describeValues(l output.GroupDescriptionList) []groupValues {
 	out := make([]groupValues, 0, len(l.Groups))
 	for _, g := range l.Groups {
 		if g.Error == nil {
-			out = append(out, groupValues{group: g.Group, lag: g.TotalLag, timeLag: g.MaxTimeLagMs, minHead: g.MinRetentionHeadroomMs})
+			out = append(out, groupValues{cluster: clusterOf(g.Cluster), group: g.Group, lag: g.TotalLag, timeLag: g.MaxTimeLagMs, minHead: g.MinRetentionHeadroomMs})
 		}
 	}
 	return out
@@ -113,8 +119,16 @@ func sampleValues(s output.LagSample) []groupValues {
 	out := make([]groupValues, 0, len(s.Groups))
 	for _, g := range s.Groups {
 		if g.Error == nil {
-			out = append(out, groupValues{group: g.Group, lag: g.Lag, timeLag: g.MaxTimeLagMs, minHead: g.MinRetentionHeadroomMs})
+			out = append(out, groupValues{cluster: clusterOf(g.Cluster), group: g.Group, lag: g.Lag, timeLag: g.MaxTimeLagMs, minHead: g.MinRetentionHeadroomMs})
 		}
 	}
 	return out
+}
+
+// clusterOf is c's profile, "" for one cluster's groups.
+func clusterOf(c *output.ClusterRef) string {
+	if c == nil {
+		return ""
+	}
+	return c.Profile
 }

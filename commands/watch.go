@@ -26,6 +26,8 @@ type watchOptions struct {
 	limits        thresholds
 	exitOnBreach  bool
 	dial          dialEachFunc
+	// fleet is --profile a,b or --all-profiles (nil: one cluster).
+	fleet *fleet
 }
 
 func watchCommand(s IO) *cli.Command {
@@ -42,7 +44,10 @@ func watchCommand(s IO) *cli.Command {
 			"the metrics of describe -o prometheus) and /healthz; a scrape sends nothing to\n" +
 			"Kafka, and a failed sample keeps the last values with kcg_up 0 and watch goes\n" +
 			"on. --exit-on-breach ends the watch with exit 5 at the first sample in which a\n" +
-			"group is over a --max-lag, --max-time-lag or --min-retention-headroom limit.",
+			"group is over a --max-lag, --max-time-lag or --min-retention-headroom limit.\n" +
+			"--profile a,b,c or --all-profiles watch several clusters at once, one\n" +
+			"exporter for the fleet; a cluster down is shown as such until it answers\n" +
+			"(docs/fleet.md).",
 		Flags: append([]cli.Flag{
 			groupFlag(),
 			&cli.BoolFlag{Name: "all-groups", Usage: "watch every consumer group"},
@@ -53,7 +58,7 @@ func watchCommand(s IO) *cli.Command {
 			outputFlag("table", "json", "none"),
 			&cli.StringFlag{Name: "metrics-listen", Usage: "serve the latest sample as Prometheus metrics at http://`ADDR`/metrics (and /healthz), e.g. :9308"},
 			&cli.BoolFlag{Name: "exit-on-breach", Usage: "exit 5 after the first sample in which a group breaches --max-lag, --max-time-lag or --min-retention-headroom"},
-		}, append(thresholdFlags(), connectionFlags()...)...),
+		}, append(thresholdFlags(), fleetConnectionFlags()...)...),
 		Action: action(s, watchOptionsFrom, runWatch),
 	}
 }
@@ -93,25 +98,25 @@ func watchOptionsFrom(c *cli.Context) (watchOptions, error) {
 	}
 	o.timeLag = o.timeLag || o.limits.needsTimeLag()
 	o.dial = dialEachFrom(c)
-	return o, nil
+	o.fleet, err = fleetFrom(c)
+	return o, err
 }
 
 // runWatch samples until --count or Ctrl-C. --timeout bounds each sample,
 // not the whole watch.
 func runWatch(ctx context.Context, s IO, o watchOptions) error {
-	cl, sampleContext, done, err := o.dial()
+	src, err := watchSourceOf(o)
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer src.close()
 	var metrics *metricsServer
 	if o.metricsListen != "" {
-		if metrics, err = listenMetrics(o.metricsListen); err != nil {
+		if metrics, err = listenFleetMetrics(o.metricsListen, src.names()); err != nil {
 			return err
 		}
 		defer metrics.close()
 	}
-	w := groupops.NewWatcher()
 	redraw := s.OutTTY && o.format == output.FormatTable
 	if redraw {
 		// Every way out of runWatch — --count, Ctrl-C, SIGTERM, an error —
@@ -125,6 +130,7 @@ func runWatch(ctx context.Context, s IO, o watchOptions) error {
 	// period; a sample that takes longer than the interval is followed at
 	// once by the next, never by a burst of catching up.
 	next := time.Now()
+	partial := false
 	for n := 0; o.count == 0 || n < o.count; n++ {
 		if n > 0 {
 			next = next.Add(o.interval)
@@ -137,7 +143,7 @@ func runWatch(ctx context.Context, s IO, o watchOptions) error {
 			case <-time.After(time.Until(next)):
 			}
 		}
-		doc, m, err := watchSample(ctx, cl, sampleContext, o, w)
+		doc, err := src.sample(ctx, s, o, metrics)
 		if err != nil {
 			if ctx.Err() != nil {
 				// Ctrl-C during a sample: the last printed one is
@@ -149,13 +155,10 @@ func runWatch(ctx context.Context, s IO, o watchOptions) error {
 			}
 			// An exporter outlives a failed sample: the last good values
 			// stay, with kcg_up 0, and the next sample tries again.
-			metrics.failed(err)
 			fmt.Fprintf(s.Err, "kcg: sample failed (serving the last good one with kcg_up 0): %s\n", vocab.OneLine(err.Error()))
 			continue
 		}
-		if metrics != nil {
-			metrics.sampled(m)
-		}
+		partial = output.DownClusters(doc.Clusters) != ""
 		switch {
 		case o.format == output.FormatNone:
 		case o.format == output.FormatJSON:
@@ -169,7 +172,7 @@ func runWatch(ctx context.Context, s IO, o watchOptions) error {
 			return err
 		}
 		if n == 0 {
-			if err := refuseMissingWatched(s, o.scope, doc); err != nil {
+			if err := refuseMissingWatched(s, o.scope, doc, src.missing); err != nil {
 				return err
 			}
 		}
@@ -177,28 +180,44 @@ func runWatch(ctx context.Context, s IO, o watchOptions) error {
 			return app.Silent(app.ExitBreach)
 		}
 	}
-	return nil
+	return fleetExit(boolInt(partial)) // the last sample lacked a cluster: 1
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // refuseMissingWatched ends a watch whose first sample found a named group
 // that does not exist, as describe does (exit 1, the same line on
 // stderr): a typo would otherwise be watched as an idle group. A group
 // deleted later in the watch is shown with its error and watched on.
-func refuseMissingWatched(s IO, scope groupScope, doc output.LagSample) error {
+func refuseMissingWatched(s IO, scope groupScope, doc output.LagSample, nowhere []string) error {
 	if scope.all {
 		return nil
 	}
 	missing := 0
 	for _, g := range doc.Groups {
-		if g.State == nil && g.Error != nil && *g.Error == vocab.ErrGroupNotFound.Error() {
+		if notFound(g) {
 			fmt.Fprintln(s.Err, output.DeadGroupMessage(g.Group))
 			missing++
 		}
+	}
+	for _, g := range nowhere { // several clusters: on none of them
+		fmt.Fprintln(s.Err, output.DeadGroupMessage(g))
+		missing++
 	}
 	if missing > 0 {
 		return app.Silent(app.ExitError)
 	}
 	return nil
+}
+
+// notFound reports whether g is a group that does not exist.
+func notFound(g output.WatchedGroup) bool {
+	return g.State == nil && g.Error != nil && *g.Error == vocab.ErrGroupNotFound.Error()
 }
 
 // watchScreen is the terminal as it is now: its size is asked before every
@@ -236,7 +255,7 @@ func watchSample(parent context.Context, cl *kafkaadmin.Client, sampleContext fu
 		return output.LagSample{}, output.Metrics{}, err
 	}
 	now := time.Now()
-	var m output.Metrics
+	m := output.Metrics{Cluster: snap.Cluster.ClusterID} // the id, also for the clusters of a fleet's sample
 	if o.metricsListen != "" {
 		doc := output.NewGroupDescriptionListOf(snap, nil)
 		m = output.Metrics{Doc: doc, Cluster: snap.Cluster.ClusterID, TimeLag: o.timeLag, Up: true, Took: now.Sub(start), At: now}

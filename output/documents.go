@@ -34,12 +34,19 @@ type GroupList struct {
 	// APIVersion is always "kcg/v1" and Kind "GroupList".
 	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
 	Kind       string `json:"kind" yaml:"kind"`
-	// Groups is sorted by group id after Sort.
+	// Clusters are the clusters read, only in a document of several
+	// (--profile a,b, --all-profiles): absent otherwise.
+	Clusters []ClusterStatus `json:"clusters,omitempty" yaml:"clusters,omitempty"`
+	// Groups is sorted by group id after Sort (by cluster, then group id,
+	// in a document of several clusters).
 	Groups []GroupListing `json:"groups" yaml:"groups"`
 }
 
 // GroupListing is one group as the cluster lists it.
 type GroupListing struct {
+	// Cluster is the cluster the group is on, only in a document of
+	// several clusters: absent otherwise.
+	Cluster *ClusterRef `json:"cluster,omitempty" yaml:"cluster,omitempty"`
 	// Group is the group id.
 	Group string `json:"group" yaml:"group"`
 	// State is Kafka's state name (Stable, Empty, ...); nil when the broker
@@ -63,7 +70,7 @@ func NewGroupList(groups []GroupListing) GroupList {
 
 // Sort orders the groups by group id.
 func (l GroupList) Sort() {
-	slices.SortStableFunc(l.Groups, func(a, b GroupListing) int { return cmp.Compare(a.Group, b.Group) })
+	slices.SortStableFunc(l.Groups, func(a, b GroupListing) int { return byCluster(a.Cluster, b.Cluster, a.Group, b.Group) })
 }
 
 // normalized returns a copy whose lists are non-nil, so JSON writes [] as
@@ -80,7 +87,11 @@ type GroupDescriptionList struct {
 	// APIVersion is always "kcg/v1" and Kind "GroupDescriptionList".
 	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
 	Kind       string `json:"kind" yaml:"kind"`
-	// Groups is sorted by group id after Sort.
+	// Clusters are the clusters read, only in a document of several
+	// (--profile a,b, --all-profiles): absent otherwise.
+	Clusters []ClusterStatus `json:"clusters,omitempty" yaml:"clusters,omitempty"`
+	// Groups is sorted by group id after Sort (by cluster, then group id,
+	// in a document of several clusters).
 	Groups []GroupDescription `json:"groups" yaml:"groups"`
 }
 
@@ -101,7 +112,7 @@ func NewGroupDescriptionList(groups []GroupDescription) GroupDescriptionList {
 // within each group members, assignments and offsets (see
 // GroupDescription.Sort).
 func (l GroupDescriptionList) Sort() {
-	slices.SortStableFunc(l.Groups, func(a, b GroupDescription) int { return cmp.Compare(a.Group, b.Group) })
+	slices.SortStableFunc(l.Groups, func(a, b GroupDescription) int { return byCluster(a.Cluster, b.Cluster, a.Group, b.Group) })
 	for i := range l.Groups {
 		l.Groups[i].Sort()
 	}
@@ -120,6 +131,9 @@ func (l GroupDescriptionList) normalized() any {
 // could not be described carries Error and nulls (or empty lists) for what
 // is unknown; the other groups of the document are unaffected.
 type GroupDescription struct {
+	// Cluster is the cluster the group is on, only in a document of
+	// several clusters: absent otherwise.
+	Cluster *ClusterRef `json:"cluster,omitempty" yaml:"cluster,omitempty"`
 	// Group is the group id.
 	Group string `json:"group" yaml:"group"`
 	// State is Kafka's state name (Stable, Empty, PreparingRebalance,

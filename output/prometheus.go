@@ -28,6 +28,11 @@ type Metrics struct {
 	Doc GroupDescriptionList
 	// Cluster is the cluster_name label of the kafka-lag-exporter metric.
 	Cluster string
+	// ClusterName, in the metrics of several clusters (FleetMetrics), is
+	// the profile: every series then starts with a cluster_name label of
+	// this value (kafka-lag-exporter's label for its configured name),
+	// which the lag-seconds series uses instead of Cluster.
+	ClusterName string
 	// TimeLag adds the time-lag and retention-headroom families.
 	TimeLag bool
 	// Up is false when the last sample failed: the values are then the
@@ -46,8 +51,11 @@ const PrometheusContentType = "text/plain; version=0.0.4; charset=utf-8"
 // family is one metric family being built: its samples as text lines.
 type family struct {
 	name, help string
-	n          int    // samples
-	lines      []byte // name{label="value",...} value\n, one per sample
+	// lead is the label every sample starts with (cluster_name="eu",
+	// escaped), empty for one cluster.
+	lead  []byte
+	n     int    // samples
+	lines []byte // name{label="value",...} value\n, one per sample
 }
 
 func newFamily(name, help string) *family {
@@ -58,10 +66,11 @@ func newFamily(name, help string) *family {
 func (f *family) add(v float64, labels ...string) {
 	f.n++
 	b := append(f.lines, f.name...)
-	if len(labels) > 0 {
+	if len(labels) > 0 || len(f.lead) > 0 {
 		b = append(b, '{')
+		b = append(b, f.lead...)
 		for i := 0; i+1 < len(labels); i += 2 {
-			if i > 0 {
+			if i > 0 || len(f.lead) > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, labels[i]...)
@@ -138,6 +147,19 @@ func newMetricSet() *metricSet {
 	}
 }
 
+// setLead starts every sample added from now on with the cluster_name
+// label of name ("": none).
+func (s *metricSet) setLead(name string) {
+	var lead []byte
+	if name != "" {
+		lead = append([]byte(`cluster_name="`), appendEscaped(nil, name, true)...)
+		lead = append(lead, '"')
+	}
+	for _, f := range s.all() {
+		f.lead = lead
+	}
+}
+
 func (s *metricSet) all() []*family {
 	return []*family{s.current, s.lag, s.currentSum, s.lagSum, s.members, s.topicCurrent, s.topicOldest,
 		s.lagSeconds, s.headroom, s.belowStart, s.state, s.grpErr, s.up, s.took, s.at}
@@ -145,8 +167,26 @@ func (s *metricSet) all() []*family {
 
 // WritePrometheus writes m in the text format to w. Every family is a
 // gauge.
-func (m Metrics) WritePrometheus(w io.Writer) error {
-	s := m.families()
+func (m Metrics) WritePrometheus(w io.Writer) error { return FleetMetrics{m}.WritePrometheus(w) }
+
+// FleetMetrics are the metrics of several clusters in one exposition
+// (describe -o prometheus and watch --metrics-listen with --profile a,b or
+// --all-profiles): each family once, with the samples of every cluster,
+// each labelled with its ClusterName; kcg_up is per cluster.
+type FleetMetrics []Metrics
+
+// WritePrometheus writes the metrics of every cluster in the text format.
+func (ms FleetMetrics) WritePrometheus(w io.Writer) error {
+	s := newMetricSet()
+	n := 0
+	for _, m := range ms {
+		n += m.partitions()
+	}
+	s.grow(n, len(ms) > 0 && ms[0].TimeLag)
+	for _, m := range ms {
+		s.setLead(m.ClusterName)
+		m.addTo(s)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range s.all() {
 		if f.n == 0 {
@@ -171,21 +211,29 @@ func (m Metrics) WritePrometheus(w io.Writer) error {
 // WriteTable makes Metrics a Document; its table is its text.
 func (m Metrics) WriteTable(w io.Writer) error { return m.WritePrometheus(w) }
 
-func (m Metrics) families() *metricSet {
-	s := newMetricSet()
-	// The per-partition families hold a line per committed partition:
-	// sized once, their buffers are not copied as they grow.
+// partitions is how many offsets m's document holds.
+func (m Metrics) partitions() int {
 	n := 0
 	for _, g := range m.Doc.Groups {
 		n += len(g.Offsets)
 	}
+	return n
+}
+
+// grow sizes the per-partition families for n partitions: a line per
+// committed partition, their buffers are then not copied as they grow.
+func (s *metricSet) grow(n int, timeLag bool) {
 	perPartition := []*family{s.current, s.lag}
-	if m.TimeLag {
+	if timeLag {
 		perPartition = append(perPartition, s.lagSeconds, s.headroom, s.belowStart)
 	}
 	for _, f := range perPartition {
 		f.lines = make([]byte, 0, n*(len(f.name)+80))
 	}
+}
+
+// addTo adds m's samples to s.
+func (m Metrics) addTo(s *metricSet) {
 	type tpKey struct {
 		topic     string
 		partition int32
@@ -229,7 +277,6 @@ func (m Metrics) families() *metricSet {
 	if !m.At.IsZero() {
 		s.at.add(float64(m.At.UnixMilli()) / 1000)
 	}
-	return s
 }
 
 // groupOffsets adds one group's per-partition and per-topic samples. A
@@ -268,8 +315,12 @@ func (m Metrics) groupOffsets(s *metricSet, g GroupDescription) {
 			continue
 		}
 		if o.TimeLagMs != nil {
-			s.lagSeconds.add(float64(*o.TimeLagMs)/1000, "cluster_name", m.Cluster, "group", g.Group, "topic", o.Topic, "partition", p,
-				"member_host", deref(o.Host), "consumer_id", deref(o.MemberID), "client_id", deref(o.ClientID))
+			labels := []string{"cluster_name", m.Cluster, "group", g.Group, "topic", o.Topic, "partition", p,
+				"member_host", deref(o.Host), "consumer_id", deref(o.MemberID), "client_id", deref(o.ClientID)}
+			if m.ClusterName != "" {
+				labels = labels[2:] // the lead label is the cluster_name
+			}
+			s.lagSeconds.add(float64(*o.TimeLagMs)/1000, labels...)
 		}
 		if o.RetentionHeadroomMs != nil {
 			s.headroom.add(float64(*o.RetentionHeadroomMs)/1000, "consumergroup", g.Group, "topic", o.Topic, "partition", p)

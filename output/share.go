@@ -2,7 +2,6 @@ package output
 
 import (
 	"io"
-	"slices"
 
 	"github.com/kcg-dev/kcg/groupops"
 	"github.com/kcg-dev/kcg/vocab"
@@ -46,21 +45,19 @@ func (d GroupDescription) isShare() bool { return d.Type != nil && *d.Type == Ty
 // CONSUMER-ID HOST CLIENT-ID (a partition several members share names
 // none), with each group's total lag; no table when no share group has
 // offsets.
-func writeShareOffsetsTable(w io.Writer, groups []GroupDescription, verbose bool) error {
-	header := append(offsetsHeader(verbose), "START-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID")
+func writeShareOffsetsTable(w io.Writer, groups []GroupDescription, fleet, verbose bool) error {
+	header := append(offsetsHeader(fleet, verbose), "START-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID")
 	var rows [][]string
-	for _, g := range groups {
+	for i := range groups {
+		g := &groups[i]
 		if g.Error != nil || len(g.Offsets) == 0 {
 			continue
 		}
 		for _, o := range g.Offsets {
-			r := append(offsetsRow(len(header), g.Group, o, verbose), IntCell(o.StartOffset), IntCell(o.LogEndOffset), IntCell(o.Lag), StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
+			r := append(offsetsRow(len(header), g, o, verbose), IntCell(o.StartOffset), IntCell(o.LogEndOffset), IntCell(o.Lag), StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
 			rows = append(rows, r)
 		}
-		total := make([]string, len(header))
-		total[0], total[1] = g.Group, totalMarker
-		total[slices.Index(header, "LAG")] = IntCell(g.TotalLag)
-		rows = append(rows, total)
+		rows = append(rows, totalRow(header, g))
 	}
 	if len(rows) == 0 {
 		return nil

@@ -31,6 +31,8 @@ const streamBufferSize = 64 << 10
 type docHead struct {
 	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
 	Kind       string `json:"kind" yaml:"kind"`
+	// Clusters: only in a document of several clusters.
+	Clusters []ClusterStatus `json:"clusters,omitempty" yaml:"clusters,omitempty"`
 }
 
 // writeGroupsJSON writes l as writeJSON writes the whole document. Each
@@ -63,6 +65,18 @@ func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 		return err
 	}
 	bw.Write(s)
+	if len(l.Clusters) > 0 {
+		// at depth one, where encode's prefix is for depth two
+		var cb bytes.Buffer
+		ce := json.NewEncoder(&cb)
+		ce.SetEscapeHTML(false)
+		ce.SetIndent("  ", "  ")
+		if err := ce.Encode(l.Clusters); err != nil {
+			return fmt.Errorf("encoding JSON: %w", err)
+		}
+		bw.WriteString(",\n  \"clusters\": ")
+		bw.Write(bytes.TrimSuffix(cb.Bytes(), []byte("\n")))
+	}
 	if len(l.Groups) == 0 {
 		bw.WriteString(",\n  \"groups\": []\n}\n")
 		return bw.Flush()
@@ -107,7 +121,7 @@ func writeGroupsYAML(w io.Writer, l GroupDescriptionList) error {
 		}
 		return buf.Bytes(), nil
 	}
-	head, err := encode(docHead{APIVersion: l.APIVersion, Kind: l.Kind})
+	head, err := encode(docHead{APIVersion: l.APIVersion, Kind: l.Kind, Clusters: l.Clusters})
 	if err != nil {
 		return err
 	}

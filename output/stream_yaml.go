@@ -78,8 +78,8 @@ func (y *groupYAML) rendering(cache map[string]string, s string, doc any, prefix
 // write appends the YAML of g (normalized) as an item of "groups:" to
 // out, and reports false when g needs yaml.v3 itself.
 func (y *groupYAML) write(out *bytes.Buffer, g *GroupDescription) bool {
-	if g.Streams != nil || g.Owner != nil {
-		return false // a streams group, an owner: yaml.v3 writes it
+	if g.Streams != nil || g.Owner != nil || g.Cluster != nil {
+		return false // a streams group, an owner, a group of several clusters: yaml.v3 writes it
 	}
 	y.multiline = false
 	w := yamlLines{y: y, out: out}

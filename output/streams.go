@@ -174,22 +174,29 @@ func writeStreamsTables(w io.Writer, l GroupDescriptionList) error {
 		}
 		for kind, ts := range map[string][]string{kafkaadmin.StreamsTopicInput: s.InputTopics, kafkaadmin.StreamsTopicRepartition: s.RepartitionTopics, kafkaadmin.StreamsTopicChangelog: s.ChangelogTopics} {
 			for _, t := range ts {
-				topics = append(topics, []string{g.Group, t, kind})
+				topics = append(topics, append(lead(3, g.Cluster, g.Group), t, kind))
 			}
 		}
 		for _, m := range s.Members {
-			members = append(members, []string{g.Group, m.MemberID, m.ProcessID, m.ClientID, m.Host, strconv.Itoa(int(m.TopologyEpoch)),
-				TaskList(m.Tasks.Active), TaskList(m.Tasks.Standby), TaskList(m.Tasks.Warmup)})
+			members = append(members, append(lead(9, g.Cluster, g.Group), m.MemberID, m.ProcessID, m.ClientID, m.Host, strconv.Itoa(int(m.TopologyEpoch)),
+				TaskList(m.Tasks.Active), TaskList(m.Tasks.Standby), TaskList(m.Tasks.Warmup)))
 		}
 	}
 	if len(topics) == 0 && len(members) == 0 {
 		return nil
 	}
-	slices.SortFunc(topics, func(a, b []string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+	fleet := len(l.Clusters) > 0
+	k := 2 // the columns that order the topics: [CLUSTER] GROUP TOPIC
+	if fleet {
+		k = 3
+	}
+	slices.SortFunc(topics, func(a, b []string) int {
+		return strings.Compare(strings.Join(a[:k], "\x00"), strings.Join(b[:k], "\x00"))
+	})
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
-	if err := renderTable(w, []string{"GROUP", "TOPIC", "STREAMS-TOPIC"}, topics); err != nil {
+	if err := renderTable(w, withCluster(fleet, "GROUP", "TOPIC", "STREAMS-TOPIC"), topics); err != nil {
 		return err
 	}
 	if len(members) == 0 {
@@ -198,5 +205,5 @@ func writeStreamsTables(w io.Writer, l GroupDescriptionList) error {
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
-	return renderTable(w, []string{"GROUP", "MEMBER-ID", "PROCESS-ID", "CLIENT-ID", "HOST", "TOPOLOGY-EPOCH", "ACTIVE-TASKS", "STANDBY-TASKS", "WARMUP-TASKS"}, members)
+	return renderTable(w, withCluster(fleet, "GROUP", "MEMBER-ID", "PROCESS-ID", "CLIENT-ID", "HOST", "TOPOLOGY-EPOCH", "ACTIVE-TASKS", "STANDBY-TASKS", "WARMUP-TASKS"), members)
 }

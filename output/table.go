@@ -393,13 +393,13 @@ func AssignmentString(as []TopicPartitions) string {
 // and for the empty protocol type of groups that only commit offsets.
 func (l GroupList) WriteTable(w io.Writer) error {
 	rows := make([][]string, 0, len(l.Groups))
-	header := []string{"GROUP", "STATE", "TYPE", "PROTOCOL-TYPE"}
+	header := withCluster(len(l.Clusters) > 0, "GROUP", "STATE", "TYPE", "PROTOCOL-TYPE")
 	owners := slices.ContainsFunc(l.Groups, func(g GroupListing) bool { return g.Owner != nil })
 	if owners {
 		header = append(header, "OWNER")
 	}
 	for _, g := range l.Groups {
-		r := []string{g.Group, StringCell(g.State), StringCell(g.Type), NonEmptyCell(g.ProtocolType)}
+		r := append(lead(6, g.Cluster, g.Group), StringCell(g.State), StringCell(g.Type), NonEmptyCell(g.ProtocolType))
 		if owners {
 			r = append(r, ownerCell(g.Owner))
 		}
@@ -409,10 +409,10 @@ func (l GroupList) WriteTable(w io.Writer) error {
 }
 
 // offsetsHeader is the start of an offsets table's header, the same for
-// every group family: GROUP TOPIC PARTITION, and LEADER-EPOCH with
-// verbose.
-func offsetsHeader(verbose bool) []string {
-	header := []string{"GROUP", "TOPIC", "PARTITION"}
+// every group family: [CLUSTER] GROUP TOPIC PARTITION, and LEADER-EPOCH
+// with verbose.
+func offsetsHeader(fleet, verbose bool) []string {
+	header := withCluster(fleet, "GROUP", "TOPIC", "PARTITION")
 	if verbose {
 		header = append(header, "LEADER-EPOCH")
 	}
@@ -422,8 +422,8 @@ func offsetsHeader(verbose bool) []string {
 // offsetsRow starts group's row of partition o with the cells
 // offsetsHeader names, sized once for a row of n cells (appending column
 // by column regrew every row).
-func offsetsRow(n int, group string, o PartitionOffset, verbose bool) []string {
-	r := append(make([]string, 0, n), group, o.Topic, strconv.Itoa(int(o.Partition)))
+func offsetsRow(n int, g *GroupDescription, o PartitionOffset, verbose bool) []string {
+	r := append(lead(n, g.Cluster, g.Group), o.Topic, strconv.Itoa(int(o.Partition)))
 	if verbose {
 		r = append(r, IntCell(o.CommittedLeaderEpoch))
 	}
@@ -441,7 +441,7 @@ func offsetsRow(n int, group string, o PartitionOffset, verbose bool) []string {
 // place, the offset LAG is measured against. Groups with an error or without partitions
 // have no rows; their messages belong on stderr.
 func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, readCommitted bool) error {
-	header := offsetsHeader(verbose)
+	header := offsetsHeader(len(l.Clusters) > 0, verbose)
 	end, endHeader := func(o PartitionOffset) *int64 { return o.LogEndOffset }, "LOG-END-OFFSET"
 	if readCommitted {
 		end, endHeader = func(o PartitionOffset) *int64 { return o.LastStableOffset }, "LAST-STABLE-OFFSET"
@@ -452,21 +452,20 @@ func writeOffsetsTable(w io.Writer, l GroupDescriptionList, verbose, timeLag, re
 	}
 	header = append(header, "CONSUMER-ID", "HOST", "CLIENT-ID")
 	var rows [][]string
-	for _, g := range l.Groups {
+	for i := range l.Groups {
+		g := &l.Groups[i]
 		if g.Error != nil || len(g.Offsets) == 0 {
 			continue
 		}
 		for _, o := range g.Offsets {
-			r := append(offsetsRow(len(header), g.Group, o, verbose), IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
+			r := append(offsetsRow(len(header), g, o, verbose), IntCell(o.CommittedOffset), IntCell(end(o)), IntCell(o.Lag))
 			if timeLag {
 				r = append(r, DurationCell(o.TimeLagMs), DurationCell(o.RetentionHeadroomMs))
 			}
 			r = append(r, StringCell(o.MemberID), StringCell(o.Host), StringCell(o.ClientID))
 			rows = append(rows, r)
 		}
-		total := make([]string, len(header))
-		total[0], total[1] = g.Group, totalMarker
-		total[slices.Index(header, "LAG")] = IntCell(g.TotalLag)
+		total := totalRow(header, g)
 		if timeLag {
 			total[slices.Index(header, "TIME-LAG")] = DurationCell(g.MaxTimeLagMs)
 			total[slices.Index(header, "RETENTION")] = DurationCell(g.MinRetentionHeadroomMs)
@@ -498,7 +497,7 @@ func writeMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 			withInstance = withInstance || (m.GroupInstanceID != nil && *m.GroupInstanceID != "")
 		}
 	}
-	header := []string{"GROUP", "CONSUMER-ID"}
+	header := withCluster(len(l.Clusters) > 0, "GROUP", "CONSUMER-ID")
 	if withInstance {
 		header = append(header, "GROUP-INSTANCE-ID")
 	}
@@ -515,7 +514,7 @@ func writeMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 			continue
 		}
 		for _, m := range g.Members {
-			r := []string{g.Group, m.MemberID}
+			r := append(lead(len(header), g.Cluster, g.Group), m.MemberID)
 			if withInstance {
 				r = append(r, NonEmptyCell(Deref(m.GroupInstanceID)))
 			}
@@ -545,7 +544,7 @@ func writeMembersTable(w io.Writer, l GroupDescriptionList, verbose bool) error 
 // and TARGET-ASSIGNMENT-EPOCH before #MEMBERS, where the Java tool has
 // them; both are "-" for classic groups.
 func writeStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
-	header := []string{"GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE"}
+	header := withCluster(len(l.Clusters) > 0, "GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE")
 	if verbose {
 		header = append(header, "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH")
 	}
@@ -563,7 +562,7 @@ func writeStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
 		if g.Assignor != nil && *g.Assignor != "" {
 			assignor = *g.Assignor
 		}
-		r := []string{g.Group, coord, assignor, StringCell(g.State)}
+		r := append(lead(len(header), g.Cluster, g.Group), coord, assignor, StringCell(g.State))
 		if verbose {
 			r = append(r, IntCell(g.GroupEpoch), IntCell(g.TargetAssignmentEpoch))
 		}
@@ -571,6 +570,16 @@ func writeStateTable(w io.Writer, l GroupDescriptionList, verbose bool) error {
 		rows = append(rows, r)
 	}
 	return renderTable(w, header, rows)
+}
+
+// totalRow is the total row of group g in an offsets table of header:
+// its [CLUSTER and] GROUP, "(total)" under TOPIC, and its total lag.
+func totalRow(header []string, g *GroupDescription) []string {
+	total := lead(len(header), g.Cluster, g.Group)
+	total = append(total, totalMarker)
+	total = total[:len(header)]
+	total[slices.Index(header, "LAG")] = IntCell(g.TotalLag)
+	return total
 }
 
 // mixesProtocols reports whether members holds both a member that uses

@@ -22,21 +22,27 @@ const KindLagSample = "LagSample"
 
 // LagSample is one sample of `kcg watch`: written as one JSON line.
 type LagSample struct {
-	APIVersion string         `json:"apiVersion" yaml:"apiVersion"`
-	Kind       string         `json:"kind" yaml:"kind"`
-	Time       string         `json:"time" yaml:"time"`
-	Groups     []WatchedGroup `json:"groups" yaml:"groups"`
+	APIVersion string `json:"apiVersion" yaml:"apiVersion"`
+	Kind       string `json:"kind" yaml:"kind"`
+	Time       string `json:"time" yaml:"time"`
+	// Clusters are the clusters watched, only with several (--profile
+	// a,b, --all-profiles): absent otherwise. One that could not be read
+	// in this sample has its error and no groups.
+	Clusters []ClusterStatus `json:"clusters,omitempty" yaml:"clusters,omitempty"`
+	Groups   []WatchedGroup  `json:"groups" yaml:"groups"`
 	// timeLag adds TIME-LAG to the table.
 	timeLag bool
 }
 
 // WatchedGroup is one group of a sample.
 type WatchedGroup struct {
-	Group        string  `json:"group" yaml:"group"`
-	State        *string `json:"state" yaml:"state"`
-	Members      int     `json:"members" yaml:"members"`
-	Lag          *int64  `json:"lag" yaml:"lag"`
-	MaxTimeLagMs *int64  `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
+	// Cluster is as in describe's groups: only with several clusters.
+	Cluster      *ClusterRef `json:"cluster,omitempty" yaml:"cluster,omitempty"`
+	Group        string      `json:"group" yaml:"group"`
+	State        *string     `json:"state" yaml:"state"`
+	Members      int         `json:"members" yaml:"members"`
+	Lag          *int64      `json:"lag" yaml:"lag"`
+	MaxTimeLagMs *int64      `json:"maxTimeLagMs" yaml:"maxTimeLagMs"`
 	// MinRetentionHeadroomMs is the smallest retention headroom of its
 	// partitions; nil when none is known or without --time-lag.
 	MinRetentionHeadroomMs *int64 `json:"minRetentionHeadroomMs" yaml:"minRetentionHeadroomMs"`
@@ -151,14 +157,14 @@ func (s LagSample) WriteTable(w io.Writer) error {
 // cells is the table of WriteTable, one row per group in s.Groups' order;
 // Frame lays out the same cells for a terminal.
 func (s LagSample) cells() (header []string, rows [][]string) {
-	header = []string{"GROUP", "STATE", "MEMBERS", "LAG"}
+	header = withCluster(len(s.Clusters) > 0, "GROUP", "STATE", "MEMBERS", "LAG")
 	if s.timeLag {
 		header = append(header, "TIME-LAG", "RETENTION")
 	}
 	header = append(header, "CONSUME/S", "PRODUCE/S", "ETA", "STATUS", "TREND")
 	rows = make([][]string, 0, len(s.Groups))
 	for _, g := range s.Groups {
-		r := []string{g.Group, StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag)}
+		r := append(lead(len(header), g.Cluster, g.Group), StringCell(g.State), strconv.Itoa(g.Members), IntCell(g.Lag))
 		if s.timeLag {
 			r = append(r, DurationCell(g.MaxTimeLagMs), DurationCell(g.MinRetentionHeadroomMs))
 		}

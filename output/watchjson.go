@@ -21,6 +21,23 @@ func appendLagSample(b []byte, s LagSample) (_ []byte, ok bool) {
 	b = appendJSONString(b, s.Kind)
 	b = append(b, `,"time":`...)
 	b = appendJSONString(b, s.Time)
+	if len(s.Clusters) > 0 {
+		b = append(b, `,"clusters":[`...)
+		for i := range s.Clusters {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			c := &s.Clusters[i]
+			b = append(b, `{"profile":`...)
+			b = appendJSONString(b, c.Profile)
+			b = append(b, `,"id":`...)
+			b = appendJSONStringPtr(b, c.ID)
+			b = append(b, `,"error":`...)
+			b = appendJSONStringPtr(b, c.Error)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"groups":`...)
 	if s.Groups == nil {
 		b = append(b, "null"...)
@@ -55,7 +72,15 @@ func (w *sampleWriter) num(b []byte, v *float64) []byte {
 
 // group writes one WatchedGroup object.
 func (w *sampleWriter) group(b []byte, g *WatchedGroup) []byte {
-	b = append(b, `{"group":`...)
+	b = append(b, '{')
+	if c := g.Cluster; c != nil {
+		b = append(b, `"cluster":{"profile":`...)
+		b = appendJSONString(b, c.Profile)
+		b = append(b, `,"id":`...)
+		b = appendJSONStringPtr(b, c.ID)
+		b = append(b, "},"...)
+	}
+	b = append(b, `"group":`...)
 	b = appendJSONString(b, g.Group)
 	b = append(b, `,"state":`...)
 	b = appendJSONStringPtr(b, g.State)

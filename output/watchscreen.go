@@ -83,6 +83,13 @@ func (s LagSample) Frame(sc Screen) []byte {
 	}
 	// The time first: on a narrow terminal it is what shows the frame is new.
 	title := fmt.Sprintf("%s  kcg watch: %d %s every %s", s.Time, len(s.Groups), plural(len(s.Groups), "group", "groups"), sc.Interval)
+	if len(s.Clusters) > 0 {
+		title += fmt.Sprintf(" on %d %s", len(s.Clusters), plural(len(s.Clusters), "cluster", "clusters"))
+		if down := DownClusters(s.Clusters); down != "" {
+			// Right after the time: a narrow terminal cuts the rest.
+			title = s.Time + "  DOWN: " + down + strings.TrimPrefix(title, s.Time)
+		}
+	}
 	var footer string
 	if sc.Height > 0 {
 		room := sc.Height - 3 // the title, the header and the free last row
@@ -152,8 +159,8 @@ func (s LagSample) worst(rows [][]string, n int) [][]string {
 }
 
 // fitColumns picks the columns of header (by index, in order) that fit in
-// width and their widths: columns leave in dropOrder, then GROUP (column 0)
-// is cut, then STATUS leaves and GROUP is cut to what is left.
+// width and their widths: columns leave in dropOrder, then GROUP (column 0,
+// 1 after CLUSTER) is cut, then STATUS leaves and GROUP is cut to what is left.
 func fitColumns(header []string, rows [][]string, width int) (cols []int, widths []int) {
 	widths = make([]int, len(header))
 	for i, h := range header {
@@ -188,12 +195,13 @@ func fitColumns(header []string, rows [][]string, width int) (cols []int, widths
 		}
 		drop(name)
 	}
+	g := slices.Index(header, "GROUP") // after CLUSTER with several clusters
 	if over := total() - width; over > 0 {
-		widths[0] = max(widths[0]-over, min(widths[0], minGroupWidth))
+		widths[g] = max(widths[g]-over, min(widths[g], minGroupWidth))
 	}
 	if total() > width {
 		drop("STATUS")
-		widths[0] = min(widths[0], width)
+		widths[g] = min(widths[g], width)
 	}
 	return cols, widths
 }

@@ -81,6 +81,9 @@ type DescribeView struct {
 
 // WritePrometheus writes the document as Prometheus metrics (Metrics).
 func (v DescribeView) WritePrometheus(w io.Writer) error {
+	if len(v.Doc.Clusters) > 0 {
+		return fleetMetricsOf(v.Doc, v.TimeLag, v.Took, time.Now()).WritePrometheus(w)
+	}
 	return Metrics{Doc: v.Doc, Cluster: v.Cluster, TimeLag: v.TimeLag, Up: true, Took: v.Took, At: time.Now()}.WritePrometheus(w)
 }
 
@@ -114,7 +117,7 @@ func (v DescribeView) writeTables(w io.Writer) error {
 			return err
 		}
 	}
-	return writeShareOffsetsTable(w, share, v.Verbose)
+	return writeShareOffsetsTable(w, share, len(v.Doc.Clusters) > 0, v.Verbose)
 }
 
 // normalized makes the machine formats encode the description list, not
