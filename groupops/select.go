@@ -444,7 +444,9 @@ func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
 // group the broker lists; otherwise the groups of those types, a classic
 // one only when it is a consumer group (as without --type).
 func ListGroupsOfTypes(ctx context.Context, cl *kafkaadmin.Client, states, types []string) ([]kafkaadmin.GroupListing, error) {
-	opts := kafkaadmin.ListGroupsOptions{States: states}
+	// kcg list shows states, and filters by them on every broker: ask
+	// for them where ListGroups cannot say (before Kafka 2.6).
+	opts := kafkaadmin.ListGroupsOptions{States: states, WithStates: true}
 	if len(types) == 0 || (!slices.Contains(types, TypeAll) && !slices.ContainsFunc(types, isOtherType)) {
 		opts.Types = types
 		return ListConsumerGroups(ctx, cl, opts)
@@ -497,6 +499,11 @@ func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) (ids []string, othe
 // whether the cluster has the family at all, and whether a named group is
 // of another family. dropin asks here and never on the wire.
 
+// FilterError is ListFamily's answer to a filter the broker cannot
+// apply: by state before Kafka 2.6, by type (without classic) on brokers
+// without KIP-848's group types.
+type FilterError = kafkaadmin.FilterError
+
 // TopicPartitions is a member's assignment in one topic.
 type TopicPartitions = kafkaadmin.TopicPartitions
 
@@ -509,9 +516,12 @@ func CodeOf(err error) vocab.Code { return kafkaadmin.CodeOf(err) }
 // ListFamily is a Java tool's --list: the groups of family f in states
 // (none: every state), sorted by group id for the consumer family. types
 // narrows the consumer family (kafka-consumer-groups' --type); the other
-// families are one type each.
+// families are one type each. As the Java tool, on a broker before
+// ListGroups v4 (Kafka 2.6) it lists no states (State "") and a states
+// filter fails with a *FilterError; before v5 (no KIP-848 group types),
+// so does a types filter without classic.
 func ListFamily(ctx context.Context, cl *kafkaadmin.Client, f Family, states, types []string) ([]kafkaadmin.GroupListing, error) {
-	return familyOf(f).list(ctx, cl, kafkaadmin.ListGroupsOptions{States: states, Types: types})
+	return familyOf(f).list(ctx, cl, kafkaadmin.ListGroupsOptions{States: states, Types: types, Strict: true})
 }
 
 // listOfTypes is the listing of the groups of type typ in opts.States.
