@@ -306,13 +306,26 @@ func idsOfTypes(gs []kafkaadmin.GroupListing, types []string) (ids []string, oth
 	return ids, others
 }
 
+// noConsumerGroupsNote is ListNotes' line for --type consumer on a
+// cluster without KIP-848 consumer groups.
+const noConsumerGroupsNote = "note: the broker has no KIP-848 consumer groups (Kafka 3.9 with the consumer protocol on, 4.0 and later: it does not offer ConsumerGroupDescribe); every group it has is classic"
+
 // ListNotes are the lines `kcg list --type` prints on stderr for each type
-// it names whose family the cluster does not have (share groups before
-// Kafka 4.1, streams groups before 4.1 or with the feature off), so an
-// empty list is not taken for "no such group"; none when the cluster has
-// them or types do not ask for them.
+// it names that the cluster does not have (share groups before Kafka 4.1,
+// streams groups before 4.1 or with the feature off, KIP-848 consumer
+// groups before 3.9), so an empty list is not taken for "no such group";
+// none when the cluster has them or types do not ask for them.
 func ListNotes(ctx context.Context, cl *kafkaadmin.Client, types []string) ([]string, error) {
 	var out []string
+	if slices.Contains(types, vocab.TypeConsumer) {
+		ok, err := cl.HasConsumerGroups(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, noConsumerGroupsNote)
+		}
+	}
 	for _, f := range sortedFamilies() {
 		if f.note() == "" || !asks(types, f) {
 			continue
