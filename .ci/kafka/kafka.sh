@@ -129,6 +129,11 @@ fi
 pom_of() {
 	if [[ "$1" == 2.* ]]; then echo "$here/pom-zk.xml"; else echo "$pom"; fi
 }
+# scala_of V: the Scala build of Apache Kafka V's broker jar (kafka_S-V):
+# 2.12 before 2.4, which published no 2.13 build; 2.13 after.
+scala_of() {
+	if [[ "$1" == 2.[0-3].* ]]; then echo 2.12; else echo 2.13; fi
+}
 pom_digest() { sha256sum "$(pom_of "$1")" | cut -d' ' -f1; }
 
 # check_version V: the broker versions this script knows how to start.
@@ -146,7 +151,9 @@ fetch_version() {
 	libs="$(libs_of "$version")"
 	stamp="$libs/.pom.sha256"
 	want="$(pom_digest "$version")"
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$libs/kafka_2.13-$version.jar" >/dev/null; then
+	local jar
+	jar="kafka_$(scala_of "$version")-$version.jar"
+	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$libs/$jar" >/dev/null; then
 		return 0
 	fi
 	command -v mvn >/dev/null 2>&1 || die "mvn not found (apt-get install maven)"
@@ -156,12 +163,12 @@ fetch_version() {
 	mkdir -p "$cache"
 	local log="$cache/mvn-$version.log"
 	if ! mvn -B -ntp -Dstyle.color=never -f "$(pom_of "$version")" dependency:copy-dependencies \
-		"-Dkafka.version=$version" "-Dkcg.kafka.libs=$tmp" >"$log" 2>&1; then
+		"-Dkafka.version=$version" "-Dkafka.scala=$(scala_of "$version")" "-Dkcg.kafka.libs=$tmp" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -rf "$tmp"
 		die "mvn dependency:copy-dependencies failed for Apache Kafka $version (output above, also in $log)"
 	fi
-	[[ -f "$tmp/kafka_2.13-$version.jar" ]] || die "mvn ran but $tmp has no kafka_2.13-$version.jar"
+	[[ -f "$tmp/$jar" ]] || die "mvn ran but $tmp has no $jar"
 	echo "$want" >"$tmp/.pom.sha256"
 	rm -rf "$libs"
 	mv "$tmp" "$libs"
