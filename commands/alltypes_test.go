@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/kcg-dev/kcg/internal/kafkatest"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // plan --all-groups takes the types --type names, and only those: a
@@ -101,6 +103,41 @@ func TestListStreamsTypeNote(t *testing.T) {
 		oneLine(t, r.Stderr, "note: the broker has no streams groups")
 	} else if n := strings.Count(r.Stderr, "\n"); n != 2 || !strings.Contains(r.Stderr, "no share groups") {
 		t.Fatalf("list --type share,streams: stderr %q", r.Stderr)
+	}
+}
+
+// list --type consumer on a cluster without KIP-848 consumer groups (2.8.2,
+// 3.7.2 in the version suites; kfake pretending to be 2.8) says so in one
+// line on stderr and lists nothing, exit 0; a cluster with them says
+// nothing.
+func TestListConsumerTypeNote(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		e    func(t *testing.T) *kafkatest.Env
+	}{
+		{"cluster", func(t *testing.T) *kafkatest.Env { return kafkatest.Cluster(t) }},
+		{"kfake-2.8", func(t *testing.T) *kafkatest.Env {
+			return kafkatest.FakeBrokers(t, 1, kfake.MaxVersions(kversion.V2_8_0()))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := c.e(t)
+			group := kafkatest.UniqueName(t, "g")
+			topic := kafkatest.UniqueName(t, "t")
+			e.CreateTopic(t, topic, 1)
+			e.Commit(t, group, topic, map[int32]int64{0: 0})
+			r := kcgOn(t, e, "list", "--type", "consumer").MustCode(t, 0)
+			if e.HasConsumerProtocol(t) {
+				if r.Stderr != "" {
+					t.Fatalf("a cluster with KIP-848 groups: stderr %q", r.Stderr)
+				}
+				return
+			}
+			oneLine(t, r.Stderr, "note: the broker has no KIP-848 consumer groups")
+			if strings.Contains(r.Stdout, group) {
+				t.Fatalf("list --type consumer shows the classic group %s:\n%s", group, r.Stdout)
+			}
+		})
 	}
 }
 

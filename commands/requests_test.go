@@ -253,3 +253,48 @@ func privateFake(t *testing.T) (*kafkatest.Env, string) {
 	}
 	return &kafkatest.Env{Bootstrap: addr, Kfake: c}, group
 }
+
+// On a broker before ListGroups v4 (Kafka 2.5 and older: no states in the
+// listing) a single-group plan, diff, describe and drop-in --describe
+// cost the same at 10 and at 40 groups in the cluster: kcg learns the
+// group's type from its coordinator's listing and needs no states, so it
+// describes no listed group (issue 32: before the fix the v < 4 branch of
+// kafkaadmin's listGroups described every group of the cluster, one
+// FindCoordinator each on a broker without batched lookups; 2,094 lookups
+// to plan one group on a real 2.5.1). kcg list, which shows states, still
+// describes them. kfake on both tiers, pretending to be Apache Kafka 2.5.
+func TestOldBrokerSingleGroupRequests(t *testing.T) {
+	counts := map[int]map[string]map[string]int{}
+	for _, n := range []int{10, 40} {
+		e := kafkatest.FakeBrokers(t, 1, kfake.MaxVersions(kversion.V2_5_0()))
+		f := newManyGroups(t, e, n)
+		g := f.groups[n/2]
+		plan := f.path("p.yaml")
+		counts[n] = map[string]map[string]int{}
+		for _, c := range []struct {
+			name string
+			args []string
+		}{
+			{"plan", []string{"plan", "--all-topics", "--shift-by", "-1", "--out", plan, g}},
+			{"diff", []string{"diff", plan}},
+			{"describe", []string{"describe", g}},
+			{"drop-in --describe", []string{"--describe", "--group", g}},
+			{"list", []string{"list"}},
+		} {
+			args := append(append([]string{}, c.args...), "--bootstrap-server", e.Bootstrap)
+			counts[n][c.name] = countRequests(t, e, func() { kcg(t, args...).MustCode(t, 0) })
+			t.Logf("%d groups, %s: %s", n, c.name, countsText(counts[n][c.name]))
+		}
+	}
+	for _, cmd := range []string{"plan", "diff", "describe", "drop-in --describe"} {
+		for _, api := range []string{"FindCoordinator", "DescribeGroups"} {
+			if small, large := counts[10][cmd][api], counts[40][cmd][api]; large != small || large > 2 {
+				t.Errorf("%s of one group on a 2.5 broker: %d %s requests with 40 groups in the cluster, %d with 10 (want the same, at most 2)", cmd, large, api, small)
+			}
+		}
+	}
+	// kcg list shows each group's state: there it describes them all.
+	if d := counts[40]["list"]["DescribeGroups"]; d == 0 {
+		t.Errorf("kcg list on a 2.5 broker sent no DescribeGroups: it cannot show states")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp/syntax"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kcg-dev/kcg/app"
@@ -140,10 +141,38 @@ func (d *dropIn) list() error {
 	defer done()
 	gs, err := groupops.ListFamily(ctx, cl, groupops.FamilyConsumer, states, types)
 	if err != nil {
-		return err
+		return javaListFailure(err)
 	}
 	doc := output.NewGroupListOf(gs)
 	return javaList(d.s.Out, doc.Groups, d.a.Has("type"), d.a.Has("state"))
+}
+
+// javaListFailure is err as the Java tool reports a failed --list: a
+// filter the broker cannot apply fails in the Java admin client with this
+// UnsupportedVersionException — by state before ListGroups v4 (seen on a
+// real 2.5.1 with the 4.4.0 tool, which prints "Unknown" states without a
+// filter, as kcg then does), by type consumer before v5 (2.8.2, 3.7.2).
+// Other errors are kept.
+func javaListFailure(err error) error {
+	var fe *groupops.FilterError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	rack := "null"
+	if fe.Broker.Rack != nil {
+		rack = *fe.Broker.Rack
+	}
+	what := "[StatesFilter]"
+	if len(fe.Types) > 0 {
+		names := make([]string, len(fe.Types))
+		for i, t := range fe.Types {
+			names[i] = javaTypeName(&t)
+		}
+		what = "[" + strings.Join(names, ", ") + "]"
+	}
+	return &javaFailure{fmt.Sprintf("org.apache.kafka.common.errors.UnsupportedVersionException: Error listing groups on %s (id: %d rack: %s isFenced: false): "+
+		"The cluster does not support %s in LIST_GROUPS API version %d. Upgrade the cluster to LIST_GROUPS API version >= %d to enable %s.",
+		fe.Broker.Addr(), fe.Broker.ID, rack, what, fe.Version, fe.Need, what), app.ExitError}
 }
 
 // snapshot connects, resolves the groups and reads them as describe

@@ -306,13 +306,26 @@ func idsOfTypes(gs []kafkaadmin.GroupListing, types []string) (ids []string, oth
 	return ids, others
 }
 
+// noConsumerGroupsNote is ListNotes' line for --type consumer on a
+// cluster without KIP-848 consumer groups.
+const noConsumerGroupsNote = "note: the broker has no KIP-848 consumer groups (Kafka 3.9 with the consumer protocol on, 4.0 and later: it does not offer ConsumerGroupDescribe); every group it has is classic"
+
 // ListNotes are the lines `kcg list --type` prints on stderr for each type
-// it names whose family the cluster does not have (share groups before
-// Kafka 4.1, streams groups before 4.1 or with the feature off), so an
-// empty list is not taken for "no such group"; none when the cluster has
-// them or types do not ask for them.
+// it names that the cluster does not have (share groups before Kafka 4.1,
+// streams groups before 4.1 or with the feature off, KIP-848 consumer
+// groups before 3.9), so an empty list is not taken for "no such group";
+// none when the cluster has them or types do not ask for them.
 func ListNotes(ctx context.Context, cl *kafkaadmin.Client, types []string) ([]string, error) {
 	var out []string
+	if slices.Contains(types, vocab.TypeConsumer) {
+		ok, err := cl.HasConsumerGroups(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, noConsumerGroupsNote)
+		}
+	}
 	for _, f := range sortedFamilies() {
 		if f.note() == "" || !asks(types, f) {
 			continue
@@ -444,7 +457,9 @@ func otherTypeIn(listing []kafkaadmin.GroupListing, ids []string) error {
 // group the broker lists; otherwise the groups of those types, a classic
 // one only when it is a consumer group (as without --type).
 func ListGroupsOfTypes(ctx context.Context, cl *kafkaadmin.Client, states, types []string) ([]kafkaadmin.GroupListing, error) {
-	opts := kafkaadmin.ListGroupsOptions{States: states}
+	// kcg list shows states, and filters by them on every broker: ask
+	// for them where ListGroups cannot say (before Kafka 2.6).
+	opts := kafkaadmin.ListGroupsOptions{States: states, WithStates: true}
 	if len(types) == 0 || (!slices.Contains(types, TypeAll) && !slices.ContainsFunc(types, isOtherType)) {
 		opts.Types = types
 		return ListConsumerGroups(ctx, cl, opts)
@@ -497,6 +512,11 @@ func AllGroupIDs(ctx context.Context, cl *kafkaadmin.Client) (ids []string, othe
 // whether the cluster has the family at all, and whether a named group is
 // of another family. dropin asks here and never on the wire.
 
+// FilterError is ListFamily's answer to a filter the broker cannot
+// apply: by state before Kafka 2.6, by type (without classic) on brokers
+// without KIP-848's group types.
+type FilterError = kafkaadmin.FilterError
+
 // TopicPartitions is a member's assignment in one topic.
 type TopicPartitions = kafkaadmin.TopicPartitions
 
@@ -509,9 +529,12 @@ func CodeOf(err error) vocab.Code { return kafkaadmin.CodeOf(err) }
 // ListFamily is a Java tool's --list: the groups of family f in states
 // (none: every state), sorted by group id for the consumer family. types
 // narrows the consumer family (kafka-consumer-groups' --type); the other
-// families are one type each.
+// families are one type each. As the Java tool, on a broker before
+// ListGroups v4 (Kafka 2.6) it lists no states (State "") and a states
+// filter fails with a *FilterError; before v5 (no KIP-848 group types),
+// so does a types filter without classic.
 func ListFamily(ctx context.Context, cl *kafkaadmin.Client, f Family, states, types []string) ([]kafkaadmin.GroupListing, error) {
-	return familyOf(f).list(ctx, cl, kafkaadmin.ListGroupsOptions{States: states, Types: types})
+	return familyOf(f).list(ctx, cl, kafkaadmin.ListGroupsOptions{States: states, Types: types, Strict: true})
 }
 
 // listOfTypes is the listing of the groups of type typ in opts.States.

@@ -32,8 +32,10 @@ const protocolTypeConsumer = "consumer"
 
 // GroupListing is one group as ListGroups reports it.
 type GroupListing struct {
-	Group        string
-	State        string // from DescribeGroups on brokers before ListGroups v4
+	Group string
+	// State is "" on brokers before ListGroups v4 (Kafka 2.6), unless
+	// ListGroupsOptions.WithStates asked for it (DescribeGroups).
+	State        string
 	Type         string // "" when the broker is too old to say (ListGroups < v5)
 	ProtocolType string
 	Coordinator  int32
@@ -42,9 +44,43 @@ type GroupListing struct {
 // ListGroupsOptions filters ListGroups on the broker side where the broker
 // supports it (states: v4+, types: v5+) and on the client side otherwise.
 // Values are Kafka's names; matching is case-insensitive.
+//
+// Brokers before ListGroups v4 (Kafka 2.5 and older) report no states:
+// with WithStates, the listed groups are described (DescribeGroups, one
+// coordinator lookup per group before batched FindCoordinator) for their
+// states, and States filters on them; without it, State stays "" and a
+// States filter fails with a *FilterError, as the Java admin client fails
+// it. Callers that only need group ids or types leave both unset: on those
+// brokers a listing then costs one request per broker, not two per group
+// of the cluster.
+//
+// Before ListGroups v5 (KIP-848's group types: 2.8.2 and 3.7.2 serve v4,
+// 3.9.1 v5) every group is classic: a Types filter naming classic
+// keeps them all, one that does not keeps none, or, with Strict, fails
+// with a *FilterError as the Java admin client does.
 type ListGroupsOptions struct {
-	States []string
-	Types  []string
+	States     []string
+	Types      []string
+	WithStates bool
+	Strict     bool
+}
+
+// FilterError is a ListGroups filter the broker cannot apply: a state
+// filter (without WithStates) before ListGroups v4, a types filter without
+// classic (with Strict) before v5.
+type FilterError struct {
+	Broker  Broker   // the broker asked
+	Version int16    // the highest ListGroups version it serves
+	Need    int16    // the version that filters
+	Types   []string // the types filter ("" for a states filter)
+}
+
+func (e *FilterError) Error() string {
+	what := "by state"
+	if len(e.Types) > 0 {
+		what = "by type " + strings.Join(e.Types, ",")
+	}
+	return fmt.Sprintf("broker %d (%s) serves ListGroups up to v%d, which cannot filter %s (v%d can)", e.Broker.ID, e.Broker.Addr(), e.Version, what, e.Need)
 }
 
 // ListGroups lists the groups of every broker, sorted by group id. Any
@@ -93,6 +129,12 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	if !ok {
 		return nil, errors.New("the broker does not support the ListGroups API")
 	}
+	if v < 4 && len(opts.States) > 0 && !opts.WithStates {
+		return nil, c.filterError(ctx, ids[0], &FilterError{Version: v, Need: 4})
+	}
+	if v < 5 && opts.Strict && len(opts.Types) > 0 && !containsFold(opts.Types, TypeClassic) {
+		return nil, c.filterError(ctx, ids[0], &FilterError{Version: v, Need: 5, Types: opts.Types})
+	}
 	// Each broker is asked on its own, its request retried within
 	// requestRetries; any broker that keeps failing fails the listing.
 	var mu sync.Mutex
@@ -114,10 +156,10 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	if err != nil {
 		return nil, err
 	}
-	// Brokers before ListGroups v4 do not report states: ask DescribeGroups
-	// (one more batched phase) so the listing and the state filter work
-	// the same on every broker.
-	if v < 4 && len(all) > 0 {
+	// Brokers before ListGroups v4 do not report states: when the caller
+	// wants them, ask DescribeGroups (one more batched phase) so the
+	// listing and the state filter work the same on every broker.
+	if v < 4 && opts.WithStates && len(all) > 0 {
 		ids := make([]string, len(all))
 		for i, g := range all {
 			ids[i] = g.Group
@@ -149,6 +191,19 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	}
 	slices.SortFunc(out, func(a, b GroupListing) int { return cmp.Compare(a.Group, b.Group) })
 	return out, nil
+}
+
+// filterError is e, on broker id.
+func (c *Client) filterError(ctx context.Context, id int32, e *FilterError) error {
+	e.Broker = Broker{ID: id}
+	if info, err := c.RecentCluster(ctx); err == nil {
+		for _, b := range info.Brokers {
+			if b.ID == id {
+				e.Broker = b
+			}
+		}
+	}
+	return e
 }
 
 // listGroupsOn is ListGroups at version v for the engine, keyed by the

@@ -2,6 +2,7 @@ package kafkaadmin_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -90,12 +91,29 @@ func TestOlderBrokers(t *testing.T) {
 					t.Fatalf("%+v", o)
 				}
 			}
-			list, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: []string{"Stable"}})
+			list, err := cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: []string{"Stable"}, WithStates: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(list) != 1 || list[0].Group != "live" {
 				t.Fatalf("ListGroups --state Stable on %s: %+v", v.name, list)
+			}
+			// Without WithStates: no states before ListGroups v4 (2.6),
+			// and a state filter fails there, as in the Java admin client.
+			list, err = cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{})
+			if err != nil || len(list) != 4 {
+				t.Fatalf("ListGroups on %s: %+v %v", v.name, list, err)
+			}
+			old := v.name == "2.3"
+			for _, g := range list {
+				if (g.State == "") != old {
+					t.Errorf("ListGroups on %s: %+v (want a state only from ListGroups v4 on)", v.name, g)
+				}
+			}
+			_, err = cl.ListGroups(ctx, kafkaadmin.ListGroupsOptions{States: []string{"Stable"}})
+			var se *kafkaadmin.FilterError
+			if errors.As(err, &se) != old || (old && (se.Version >= 4 || se.Broker.Addr() != addr)) {
+				t.Errorf("ListGroups --state Stable without WithStates on %s: %v", v.name, err)
 			}
 			res, err := cl.DeleteGroups(ctx, groups)
 			if err != nil {

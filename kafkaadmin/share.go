@@ -98,6 +98,14 @@ func (c *Client) HasShareGroups(ctx context.Context) (bool, error) {
 	return c.offers(ctx, kmsg.NewPtrShareGroupDescribeRequest())
 }
 
+// HasConsumerGroups reports whether the cluster has KIP-848 consumer
+// groups: it offers ConsumerGroupDescribe (Kafka 3.9 with the consumer
+// protocol on, 4.0 and later).
+func (c *Client) HasConsumerGroups(ctx context.Context) (bool, error) {
+	_, ok, err := c.pickVersion(ctx, kmsg.NewPtrConsumerGroupDescribeRequest(), 0)
+	return ok, err
+}
+
 // offers reports whether the cluster offers req's API at a version kcg
 // speaks (v1 and later, as the share and streams group APIs need).
 func (c *Client) offers(ctx context.Context, req kmsg.Request) (bool, error) {

@@ -4,8 +4,12 @@
 # Jars come from Maven Central through pom.xml beside this script; nothing
 # else is downloaded. By default one KRaft node (broker+controller) of
 # Apache Kafka 4.4.0 on 127.0.0.1; with --brokers N, N brokers and a
-# dedicated KRaft controller; with --version V, that broker version. Ports
-# are picked at start, data lives in a temp folder removed by `stop`.
+# dedicated KRaft controller; with --version V, that broker version. The
+# mode follows from the version: 3.5 and later run on KRaft; 2.x (2.1 to
+# 2.8) runs on ZooKeeper, one broker beside a ZooKeeper node started from
+# the broker's own jars (org.apache.zookeeper.server.ZooKeeperServerMain),
+# its jars fetched through pom-zk.xml. Ports are picked at start, data
+# (ZooKeeper's too) lives in a temp folder removed by `stop`.
 #
 #   kafka.sh fetch [--version V]      copy the jars into the cache (idempotent)
 #   kafka.sh start [--brokers N] [--version V]
@@ -16,7 +20,8 @@
 #   kafka.sh stop-broker N            SIGKILL broker N (1..N), keep its data
 #   kafka.sh start-broker N           start broker N again: same data, ports
 #   kafka.sh status [NODE]            is it running? (exit 0 yes, 1 no); with
-#                                     several nodes, one line each
+#                                     several nodes, one line each; on
+#                                     ZooKeeper, a line for it too
 #   kafka.sh env                      print the env file (KEY=VALUE lines)
 #   kafka.sh logs [--node NODE] [N]   last N (default 200) lines of the broker
 #                                     log (of each node, or of NODE)
@@ -42,7 +47,8 @@
 #
 # Environment:
 #   KCG_KAFKA_VERSION the broker's Apache Kafka version (default: 4.4.0;
-#                     tested: 3.9.1, 4.0.2, 4.4.0); --version overrides it
+#                     tested: 2.8.2 and 2.5.1 on ZooKeeper, 3.7.2, 3.9.1,
+#                     4.0.2, 4.4.0 on KRaft); --version overrides it
 #   KCG_KAFKA_BROKERS how many brokers (default: 1, one combined node);
 #                     --brokers overrides it
 #   KCG_KAFKA_CACHE   jar cache (default: .ci/kafka/.cache beside this script)
@@ -127,14 +133,24 @@ if [[ -n "${KCG_KAFKA_OAUTH_JWKS_URL:-}${KCG_KAFKA_OAUTH_ALLOWED_URLS:-}" ]]; th
 	tool_jvm_opts+=("${oauth_jvm_opts[@]}")
 fi
 
-pom_digest() { sha256sum "$pom" | cut -d' ' -f1; }
+# pom_of V: the pom that fetches Apache Kafka V (pom-zk.xml for 2.x,
+# which has no kafka-server, kafka-storage or kafka-tools artifacts).
+pom_of() {
+	if [[ "$1" == 2.* ]]; then echo "$here/pom-zk.xml"; else echo "$pom"; fi
+}
+# scala_of V: the Scala build of Apache Kafka V's broker jar (kafka_S-V):
+# 2.12 before 2.4, which published no 2.13 build; 2.13 after.
+scala_of() {
+	if [[ "$1" == 2.[0-3].* ]]; then echo 2.12; else echo 2.13; fi
+}
+pom_digest() { sha256sum "$(pom_of "$1")" | cut -d' ' -f1; }
 
 # check_version V: the broker versions this script knows how to start.
 check_version() {
 	[[ "$1" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "bad Apache Kafka version '$1' (want X.Y.Z, e.g. 3.9.1)"
 	case "$1" in
-	3.9.* | 4.*) ;;
-	*) die "Apache Kafka $1 is not supported (3.9.x and 4.x are; tested: 3.9.1, 4.0.2, 4.4.0)" ;;
+	2.[1-8].* | 3.[5-9].* | 4.*) ;;
+	*) die "Apache Kafka $1 is not supported (2.1-2.8 on ZooKeeper, 3.5-3.9 and 4.x on KRaft are; tested: 2.5.1, 2.8.2, 3.7.2, 3.9.1, 4.0.2, 4.4.0)" ;;
 	esac
 }
 
@@ -143,8 +159,10 @@ fetch_version() {
 	local version="$1" libs stamp want
 	libs="$(libs_of "$version")"
 	stamp="$libs/.pom.sha256"
-	want="$(pom_digest)"
-	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$libs/kafka_2.13-$version.jar" >/dev/null; then
+	want="$(pom_digest "$version")"
+	local jar
+	jar="kafka_$(scala_of "$version")-$version.jar"
+	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] && compgen -G "$libs/$jar" >/dev/null; then
 		return 0
 	fi
 	command -v mvn >/dev/null 2>&1 || die "mvn not found (apt-get install maven)"
@@ -153,13 +171,13 @@ fetch_version() {
 	rm -rf "$tmp"
 	mkdir -p "$cache"
 	local log="$cache/mvn-$version.log"
-	if ! mvn -B -ntp -Dstyle.color=never -f "$pom" dependency:copy-dependencies \
-		"-Dkafka.version=$version" "-Dkcg.kafka.libs=$tmp" >"$log" 2>&1; then
+	if ! mvn -B -ntp -Dstyle.color=never -f "$(pom_of "$version")" dependency:copy-dependencies \
+		"-Dkafka.version=$version" "-Dkafka.scala=$(scala_of "$version")" "-Dkcg.kafka.libs=$tmp" >"$log" 2>&1; then
 		cat "$log" >&2
 		rm -rf "$tmp"
 		die "mvn dependency:copy-dependencies failed for Apache Kafka $version (output above, also in $log)"
 	fi
-	[[ -f "$tmp/kafka_2.13-$version.jar" ]] || die "mvn ran but $tmp has no kafka_2.13-$version.jar"
+	[[ -f "$tmp/$jar" ]] || die "mvn ran but $tmp has no $jar"
 	echo "$want" >"$tmp/.pom.sha256"
 	rm -rf "$libs"
 	mv "$tmp" "$libs"
@@ -225,10 +243,11 @@ node_pid() {
 	echo "$pid"
 }
 
-# running_pid: a pid of the cluster if any node of it runs.
+# running_pid: a pid of the cluster if any node of it (or its ZooKeeper)
+# runs.
 running_pid() {
 	local n
-	for n in $(nodes); do
+	for n in $(nodes) zookeeper; do
 		node_pid "$n" && return 0
 	done
 	return 1
@@ -300,8 +319,11 @@ gssapi_env() {
 sasl_user=kcg-test
 sasl_password=kcg-test-secret
 
-# is_3x: the broker is Apache Kafka 3.x (KIP-848 not GA, no share groups).
-is_3x() { [[ "$kafka_version" == 3.* ]]; }
+# is_3x: the broker is older than Apache Kafka 4 (3.x or 2.x: KIP-848 not
+# GA, no share groups).
+is_3x() { [[ "$kafka_version" == [23].* ]]; }
+# on_zk: the broker runs on ZooKeeper (Apache Kafka 2.x).
+on_zk() { [[ "$kafka_version" == 2.* ]]; }
 
 # add_oauth_listeners DIR: with KCG_KAFKA_OAUTH_JWKS_URL, add the OIDC and
 # OAUTHU listeners (OAUTHBEARER over SASL_PLAINTEXT) to DIR/server.properties
@@ -398,6 +420,21 @@ listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SASL_PLA
 log.dirs=$dir/data
 EOF
 			;;
+		zk)
+			cat <<EOF
+# Written by .ci/kafka/kafka.sh: one broker on ZooKeeper (Apache Kafka
+# $kafka_version) for kcg's tests.
+broker.id=$id
+zookeeper.connect=127.0.0.1:$zkport
+zookeeper.connection.timeout.ms=30000
+listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
+advertised.listeners=PLAINTEXT://127.0.0.1:$bport,SASL_PLAINTEXT://127.0.0.1:$sport
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT
+log.dirs=$dir/data
+$sasl
+EOF
+			;;
 		broker)
 			cat <<EOF
 # Written by .ci/kafka/kafka.sh: broker $id of a $brokers-broker cluster for
@@ -437,7 +474,7 @@ share.coordinator.state.topic.replication.factor=$rf
 share.coordinator.state.topic.min.isr=$min_isr
 EOF
 		fi
-		if is_3x; then
+		if [[ "$kafka_version" == 3.9.* ]]; then
 			cat <<EOF
 
 # Groups. Apache Kafka 3.9 serves KIP-848 "consumer" groups only when
@@ -445,6 +482,14 @@ EOF
 # "classic"); 3.9 has no share or streams groups. No join delay; short
 # session/heartbeat times so members that die leave quickly in tests.
 group.coordinator.rebalance.protocols=classic,consumer
+EOF
+		elif is_3x; then
+			cat <<EOF
+
+# Groups. Before 3.9 KIP-848 is early access at most (3.7: unstable APIs),
+# and the managed clusters of these lines (AWS MSK 3.x, Confluent Platform
+# 7.x) do not offer it: classic groups only, the broker's default. No join
+# delay; short session times so members that die leave quickly in tests.
 EOF
 		else
 			cat <<EOF
@@ -465,6 +510,10 @@ group.consumer.min.heartbeat.interval.ms=500
 group.consumer.heartbeat.interval.ms=1000
 EOF
 	} >"$dir/server.properties"
+	if on_zk; then
+		write_log4j1 "$dir" server
+		return 0
+	fi
 	# XML, not YAML: log4j2 reads YAML through jackson-dataformat-yaml, which
 	# Apache Kafka 3.x does not ship.
 	cat >"$dir/log4j2.xml" <<EOF
@@ -486,6 +535,33 @@ EOF
   </Loggers>
 </Configuration>
 EOF
+}
+
+# write_log4j1 DIR NAME: DIR/log4j.properties, logging INFO and above to
+# DIR/logs/NAME.log: Apache Kafka 2.x and its ZooKeeper log through log4j
+# 1.2 (the 2.x distribution's config/log4j.properties, shortened).
+write_log4j1() {
+	cat >"$1/log4j.properties" <<EOF
+# Written by .ci/kafka/kafka.sh
+log4j.rootLogger=INFO, FILE
+log4j.appender.FILE=org.apache.log4j.FileAppender
+log4j.appender.FILE.File=$1/logs/$2.log
+log4j.appender.FILE.layout=org.apache.log4j.PatternLayout
+log4j.appender.FILE.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.request.logger=WARN
+log4j.logger.state.change.logger=WARN
+log4j.logger.org.apache.zookeeper=WARN
+log4j.logger.kafka.zookeeper=WARN
+EOF
+}
+
+# log_opt DIR: the JVM option that points its logging at DIR's config.
+log_opt() {
+	if on_zk; then
+		echo "-Dlog4j.configuration=file:$1/log4j.properties"
+	else
+		echo "-Dlog4j2.configurationFile=$1/log4j2.xml"
+	fi
 }
 
 print_log_tail() {
@@ -533,7 +609,7 @@ launch_node() {
 	setsid "$(java_bin)" $heap \
 		-server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
 		-XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true \
-		"-Dlog4j2.configurationFile=$dir/log4j2.xml" "-Dkafka.logs.dir=$dir/logs" \
+		"$(log_opt "$dir")" "-Dkafka.logs.dir=$dir/logs" \
 		${oauth_jvm_opts[@]+"${oauth_jvm_opts[@]}"} \
 		${KCG_KAFKA_KRB5_CONF:+"-Djava.security.krb5.conf=$KCG_KAFKA_KRB5_CONF"} \
 		-cp "$(classpath_of "$kafka_version")" kafka.Kafka "$dir/server.properties" \
@@ -544,7 +620,9 @@ launch_node() {
 
 started_count() {
 	local c
-	c="$(grep -cs "Kafka Server started" "$1/logs/server.log")" || true
+	# KRaft says "Kafka Server started"; 2.x on ZooKeeper
+	# "[KafkaServer id=N] started".
+	c="$(grep -Ecs "Kafka Server started|\] started \(kafka.server.KafkaServer\)" "$1/logs/server.log")" || true
 	echo "${c:-0}"
 }
 
@@ -596,6 +674,69 @@ wait_coordinators_loaded() {
 	done
 }
 
+# --- ZooKeeper (Apache Kafka 2.x) -------------------------------------------
+#
+# One ZooKeeper node from the broker version's own jars, in $run/zookeeper
+# (config, data, log), its pid in $state/pid.zookeeper; `stop` ends it after
+# the broker, and its data goes with the temp folder.
+zkport=""
+
+# start_zookeeper RUN: start it (on $zkport, picked before the broker's
+# config was written) and wait until it answers on $zkport.
+# Returns 75 if its port was taken meanwhile, 1 if it died or timed out.
+start_zookeeper() {
+	local run="$1" dir pid deadline
+	dir="$run/zookeeper"
+	mkdir -p "$dir/data" "$dir/logs"
+	cat >"$dir/zoo.cfg" <<EOF
+# Written by .ci/kafka/kafka.sh: the ZooKeeper of an Apache Kafka $kafka_version broker.
+tickTime=2000
+dataDir=$dir/data
+clientPort=$zkport
+clientPortAddress=127.0.0.1
+maxClientCnxns=0
+admin.enableServer=false
+EOF
+	write_log4j1 "$dir" zookeeper
+	# shellcheck disable=SC2086
+	setsid "$(java_bin)" -Xms64m -Xmx256m -XX:+UseSerialGC -Djava.awt.headless=true \
+		"-Dlog4j.configuration=file:$dir/log4j.properties" \
+		-cp "$(classpath_of "$kafka_version")" org.apache.zookeeper.server.ZooKeeperServerMain "$dir/zoo.cfg" \
+		</dev/null >"$dir/zookeeper.out" 2>&1 &
+	pid=$!
+	echo "$pid" >"$state/pid.zookeeper"
+	echo "127.0.0.1:$zkport" >"$state/addr.zookeeper"
+	deadline=$((SECONDS + ${KCG_KAFKA_START_TIMEOUT:-120}))
+	until port_in_use "$zkport"; do
+		if ! pid_alive "$pid"; then
+			grep -qs "Address already in use" "$dir/zookeeper.out" "$dir/logs/zookeeper.log" && return 75
+			tail -n 40 "$dir/zookeeper.out" "$dir/logs/zookeeper.log" >&2 || true
+			say "ZooKeeper exited during start-up (see above)"
+			return 1
+		fi
+		if ((SECONDS >= deadline)); then
+			say "ZooKeeper did not answer on 127.0.0.1:$zkport within ${KCG_KAFKA_START_TIMEOUT:-120}s"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# add_zk_scram RUN: the SASL listener's SCRAM credentials, written into
+# ZooKeeper with the broker version's own ConfigCommand (KRaft brokers get
+# them at format).
+add_zk_scram() {
+	local out="$1/zookeeper/scram.out"
+	"$(java_bin)" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -Djava.awt.headless=true \
+		"-Dlog4j.configuration=file:$1/zookeeper/log4j.properties" \
+		-cp "$(classpath_of "$kafka_version")" kafka.admin.ConfigCommand --zookeeper "127.0.0.1:$zkport" \
+		--alter --entity-type users --entity-name "$sasl_user" \
+		--add-config "SCRAM-SHA-256=[password=$sasl_password],SCRAM-SHA-512=[password=$sasl_password]" >"$out" 2>&1 || {
+		cat "$out" >&2
+		return 1
+	}
+}
+
 cmd_start() {
 	local pid
 	if pid="$(running_pid)"; then
@@ -637,6 +778,8 @@ start_once() {
 	local all=() n i
 	picked_ports=" "
 	cport="$(free_port)"
+	zkport=""
+	! on_zk || zkport="$(free_port)"
 	local -A bport=() sport=()
 	if ((brokers == 1)); then
 		all=(1)
@@ -654,7 +797,9 @@ start_once() {
 		fi
 		bport[$n]="$(free_port)"
 		sport[$n]="$(free_port)"
-		if ((brokers == 1)); then
+		if on_zk; then
+			write_config "$run/node-$n" zk "$n" "${bport[$n]}" "${sport[$n]}"
+		elif ((brokers == 1)); then
 			write_config "$run/node-$n" combined "$n" "${bport[$n]}" "${sport[$n]}"
 			add_oauth_listeners "$run/node-$n"
 			! gssapi_on || add_gssapi_listener "$run/node-$n"
@@ -663,15 +808,33 @@ start_once() {
 		fi
 		echo "127.0.0.1:${bport[$n]}" >"$state/addr.$n"
 	done
-	# Formatting is a JVM start per node: in parallel.
-	local fpids=() fpid failed=0
-	for n in "${all[@]}"; do
-		format_node "$n" &
-		fpids+=($!)
-	done
-	for fpid in "${fpids[@]}"; do wait "$fpid" || failed=1; done
-	((failed == 0)) || die "kafka-storage format failed (see above)"
-	for n in "${all[@]}"; do launch_node "$n"; done
+	if on_zk; then
+		# ZooKeeper first; then the broker, while the SCRAM credentials
+		# are written into ZooKeeper beside it.
+		local zrc=0
+		start_zookeeper "$run" || zrc=$?
+		if ((zrc != 0)); then
+			stop_nodes
+			cleanup_state
+			((zrc == 75)) && return 75
+			die "ZooKeeper did not start (see above)"
+		fi
+		launch_node 1
+		add_zk_scram "$run" || {
+			cmd_stop >/dev/null 2>&1 || true
+			die "adding the SCRAM credentials to ZooKeeper failed (see above)"
+		}
+	else
+		# Formatting is a JVM start per node: in parallel.
+		local fpids=() fpid failed=0
+		for n in "${all[@]}"; do
+			format_node "$n" &
+			fpids+=($!)
+		done
+		for fpid in "${fpids[@]}"; do wait "$fpid" || failed=1; done
+		((failed == 0)) || die "kafka-storage format failed (see above)"
+		for n in "${all[@]}"; do launch_node "$n"; done
+	fi
 
 	# 1. every process says it started (the port alone could belong to
 	# another process that took it after free_port looked); a broker says
@@ -744,7 +907,11 @@ start_once() {
 			[[ "$b" == controller ]] && continue
 			echo "KCG_TEST_BROKER_$b=127.0.0.1:${bport[$b]}"
 		done
-		echo "KCG_TEST_CONTROLLER=127.0.0.1:$cport"
+		if on_zk; then
+			echo "KCG_TEST_ZOOKEEPER=127.0.0.1:$zkport"
+		else
+			echo "KCG_TEST_CONTROLLER=127.0.0.1:$cport"
+		fi
 		if [[ -n "${oauth_ports:-}" ]]; then
 			echo "KCG_TEST_OAUTH_BOOTSTRAP=127.0.0.1:${oauth_ports% *}"
 			echo "KCG_TEST_OAUTH_UNSECURED_BOOTSTRAP=127.0.0.1:${oauth_ports#* }"
@@ -765,7 +932,7 @@ cleanup_state() {
 	if [[ -n "$run" && "$run" == */kcg-kafka.* && -d "$run" ]]; then
 		rm -rf "$run"
 	fi
-	for n in $(nodes); do rm -f "$state/pid.$n" "$state/addr.$n"; done
+	for n in $(nodes) zookeeper; do rm -f "$state/pid.$n" "$state/addr.$n"; done
 	rm -f "$state/pid" "$state/rundir" "$state/env" "$state/nodes" "$state/version" "$state/cache" \
 		"$state/pid.connect" "$state/connect.url"
 }
@@ -805,6 +972,7 @@ stop_nodes() {
 	done
 	stop_pids TERM "${pids[@]}"
 	if pid="$(node_pid controller)"; then stop_pids TERM "$pid"; fi
+	if pid="$(node_pid zookeeper)"; then stop_pids TERM "$pid"; fi
 }
 
 cmd_stop() {
@@ -818,7 +986,7 @@ cmd_stop() {
 		say "stopped (pid $legacy)"
 	fi
 	if running_pid >/dev/null; then
-		pids="$(for n in $(nodes); do node_pid "$n" || true; done | tr '\n' ' ')"
+		pids="$(for n in $(nodes) zookeeper; do node_pid "$n" || true; done | tr '\n' ' ')"
 		stop_nodes
 		say "stopped (pid ${pids% })"
 	else
@@ -884,6 +1052,13 @@ cmd_status() {
 	if [[ "$(nodes)" == 1 ]]; then
 		if pid="$(node_pid 1)"; then
 			echo "running (pid $pid)"
+			if [[ -f "$state/pid.zookeeper" ]]; then
+				pid="$(node_pid zookeeper)" || {
+					echo "zookeeper: not running"
+					return 1
+				}
+				echo "zookeeper: running (pid $pid) at $(cat "$state/addr.zookeeper")"
+			fi
 			cat "$state/env"
 			return 0
 		fi
@@ -1224,6 +1399,9 @@ parse_options() {
 	done
 	[[ "$brokers" =~ ^[1-9]$ ]] || die "bad broker count '$brokers' (1 to 9)"
 	check_version "$kafka_version"
+	if on_zk && ((brokers > 1)); then
+		die "Apache Kafka $kafka_version runs on ZooKeeper here with one broker only (--brokers 1)"
+	fi
 }
 
 kafka_version="${KCG_KAFKA_VERSION:-$TOOLS_VERSION}"

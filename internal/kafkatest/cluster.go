@@ -272,14 +272,16 @@ const EnvBootstrapServers = "KCG_TEST_BOOTSTRAP_SERVERS"
 // (not shared with other tests), closed when the test ends; cluster id
 // KfakeClusterID, topic auto-creation on. It is for the tests that need
 // several brokers on the kfake tier, e.g. behind internal/faultproxy.
-func FakeBrokers(t testing.TB, n int) *Env {
+// opts add kfake options (kfake.MaxVersions: a broker of an older
+// Kafka version).
+func FakeBrokers(t testing.TB, n int, opts ...kfake.Opt) *Env {
 	t.Helper()
-	c, err := kfake.NewCluster(
+	c, err := kfake.NewCluster(append([]kfake.Opt{
 		kfake.NumBrokers(n),
 		kfake.ClusterID(KfakeClusterID),
 		kfake.AllowAutoTopicCreation(),
 		kfake.DefaultNumPartitions(1),
-	)
+	}, opts...)...)
 	if err != nil {
 		t.Fatalf("kafkatest: starting kfake with %d brokers: %v", n, err)
 	}

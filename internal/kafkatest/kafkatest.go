@@ -32,6 +32,7 @@ import (
 	"github.com/segmentio/kafka-go"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Environment variables read by this package. .ci/kafka/kafka.sh start
@@ -80,6 +81,9 @@ type Env struct {
 	kgoOnce sync.Once
 	kgo     *kgo.Client
 	kgoErr  error
+
+	apisOnce sync.Once
+	apis     map[kmsg.Key]int16 // MaxVersion
 }
 
 // Name says which tier this is, for messages.

@@ -150,8 +150,16 @@ func (e *Env) waitClassic(t testing.TB, group, clientID string, exited func() er
 // Apache Kafka's Java console consumer (needs KCG_TEST_KAFKA_CLASSPATH); on
 // kfake it is a franz-go consumer with the server-side assignor. The member
 // leaves the group at Stop or test cleanup.
+//
+// On a broker without KIP-848 consumer groups (Apache Kafka 2.x, 3.x
+// before 3.9 as kafka.sh starts them: HasConsumerProtocol) the test skips,
+// saying so: what such a broker answers instead is asserted by the tests
+// of those answers.
 func (e *Env) ConsumerProtocolMember(t testing.TB, group, topic string) *Member {
 	t.Helper()
+	if !e.HasConsumerProtocol(t) {
+		t.Skipf("%s has no KIP-848 consumer groups (no ConsumerGroupDescribe in its ApiVersions)", e.Name())
+	}
 	clientID := UniqueName(t, "kip848-member")
 	m := &Member{Group: group, ClientID: clientID}
 	var exited func() error // non-nil error: the member died while we wait
@@ -281,6 +289,40 @@ func StartProcess(t testing.TB, cmd *exec.Cmd, name string, stdout io.Writer) (s
 	return stop, exited
 }
 
+// HasConsumerProtocol tells whether the cluster serves KIP-848 consumer
+// groups: it advertises ConsumerGroupDescribe. kfake does; Apache Kafka
+// does from 3.9 with the consumer protocol enabled (kafka.sh enables it
+// there) and by default from 4.0.
+func (e *Env) HasConsumerProtocol(t testing.TB) bool {
+	t.Helper()
+	return e.MaxVersion(t, kmsg.ConsumerGroupDescribe) >= 0
+}
+
+// MaxVersion is the highest version of the API key the cluster's
+// bootstrap broker advertises in ApiVersions, -1 when it has none (asked
+// once per Env): for the tests of what differs by broker version.
+func (e *Env) MaxVersion(t testing.TB, key kmsg.Key) int16 {
+	t.Helper()
+	e.apisOnce.Do(func() {
+		cl := e.kgoClient(t)
+		retry(t, "ApiVersions", func(ctx context.Context) error {
+			res, err := kmsg.NewPtrApiVersionsRequest().RequestWith(ctx, cl)
+			if err != nil {
+				return err
+			}
+			e.apis = map[kmsg.Key]int16{}
+			for _, k := range res.ApiKeys {
+				e.apis[kmsg.Key(k.ApiKey)] = k.MaxVersion
+			}
+			return nil
+		})
+	})
+	if v, ok := e.apis[key]; ok {
+		return v
+	}
+	return -1
+}
+
 // describeConsumerGroup sends ConsumerGroupDescribe (KIP-848) for one group.
 func (e *Env) describeConsumerGroup(ctx context.Context, group string) (*kmsg.ConsumerGroupDescribeResponseGroup, error) {
 	req := kmsg.NewPtrConsumerGroupDescribeRequest()
@@ -296,7 +338,8 @@ func (e *Env) describeConsumerGroup(ctx context.Context, group string) (*kmsg.Co
 }
 
 // GroupTypes lists the cluster's groups with ListGroups v5: group → type
-// ("classic", "consumer", ...).
+// ("classic", "consumer", ...); "classic" for every group of a broker
+// before v5 (2.8.2, 3.7.2), which has no other.
 func (e *Env) GroupTypes(t testing.TB) map[string]string {
 	t.Helper()
 	cl := e.kgoClient(t)
@@ -310,14 +353,16 @@ func (e *Env) GroupTypes(t testing.TB) map[string]string {
 				return s.Err
 			}
 			res := s.Resp.(*kmsg.ListGroupsResponse)
-			if res.Version < 5 {
-				return fmt.Errorf("broker %d answered ListGroups v%d; v5 is needed for group types", s.Meta.NodeID, res.Version)
-			}
 			if res.ErrorCode != 0 {
 				return kafka.Error(res.ErrorCode)
 			}
 			for _, g := range res.Groups {
 				out[g.Group] = g.GroupType
+				if res.Version < 5 {
+					// No group types before v5 (KIP-848): every group
+					// of such a broker is classic.
+					out[g.Group] = "classic"
+				}
 			}
 		}
 		return nil
