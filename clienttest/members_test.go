@@ -35,7 +35,8 @@ type delivered struct {
 type member struct {
 	name   string
 	recs   chan delivered
-	exited func() error // non-nil once the member died on its own
+	exited func() error  // non-nil once the member died on its own
+	stderr func() string // the tail of its stderr so far
 	stop   func()
 	once   sync.Once
 }
@@ -72,7 +73,7 @@ func (w *recordWriter) Write(p []byte) (int, error) {
 func startProcess(t *testing.T, name string, cmd *exec.Cmd) *member {
 	t.Helper()
 	m := &member{name: name, recs: make(chan delivered, 100000)}
-	m.stop, m.exited = kafkatest.StartProcess(t, cmd, name, &recordWriter{recs: m.recs})
+	m.stop, m.exited, m.stderr = kafkatest.StartProcessLogged(t, cmd, name, &recordWriter{recs: m.recs})
 	t.Cleanup(m.Stop)
 	return m
 }

@@ -110,7 +110,11 @@ func (s *scenario) waitUntil(t *testing.T, what string, members []*member, ok fu
 		}
 		if time.Now().After(deadline) {
 			b, _ := json.MarshalIndent(d, "", "  ")
-			t.Fatalf("gave up waiting 90s for %s; last describe:\n%s", what, b)
+			var logs strings.Builder
+			for _, m := range members {
+				fmt.Fprintf(&logs, "\n%s stderr (tail):\n%s", m.name, m.stderr())
+			}
+			t.Fatalf("gave up waiting 90s for %s; last describe:\n%s%s", what, b, logs.String())
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

@@ -256,6 +256,15 @@ func startJava(t testing.TB, class, name string, args ...string) (stop func(), e
 // this package's (on Linux: killed when the test binary dies).
 func StartProcess(t testing.TB, cmd *exec.Cmd, name string, stdout io.Writer) (stop func(), exited func() error) {
 	t.Helper()
+	stop, exited, _ = StartProcessLogged(t, cmd, name, stdout)
+	return stop, exited
+}
+
+// StartProcessLogged is StartProcess that also returns the last 4,000
+// bytes of the process's stderr so far, for a test that gives up waiting
+// on a process that is still running.
+func StartProcessLogged(t testing.TB, cmd *exec.Cmd, name string, stdout io.Writer) (stop func(), exited func() error, stderrTail func() string) {
+	t.Helper()
 	var stderr lockedBuffer
 	cmd.Stdout = stdout
 	cmd.Stderr = &stderr
@@ -286,7 +295,7 @@ func StartProcess(t testing.TB, cmd *exec.Cmd, name string, stdout io.Writer) (s
 			<-waited
 		}
 	}
-	return stop, exited
+	return stop, exited, func() string { return stderr.tail(4000) }
 }
 
 // HasConsumerProtocol tells whether the cluster serves KIP-848 consumer
