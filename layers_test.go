@@ -132,20 +132,33 @@ func TestFamilyAPIsOnlyInFamilyFiles(t *testing.T) {
 }
 
 // TestInternalHoldsTestKitsOnly: internal/ holds test kits; no package of
-// kcg's binary imports one (their tests may).
+// kcg's binary imports one (their tests may, and so may the benchmark's
+// own programs under bench/, outside the binary: bench/latency runs
+// internal/faultproxy).
 func TestInternalHoldsTestKitsOnly(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not on PATH: go list cannot run")
 	}
 	graph := goListImports(t, "github.com/kcg-dev/kcg")
 	for pkg, imports := range graph {
-		if strings.HasPrefix(pkg, "internal/") {
+		if strings.HasPrefix(pkg, "internal/") || strings.HasPrefix(pkg, "bench/") {
 			continue
 		}
 		for _, imp := range imports {
 			if strings.HasPrefix(imp, "internal/") {
 				t.Errorf("%s imports %s: internal/ holds test kits only, which only tests import", display(pkg), imp)
 			}
+		}
+	}
+	// And the binary itself, whatever the prefixes above: nothing it links
+	// is a test kit.
+	out, err := exec.Command("go", "list", "-deps", "github.com/kcg-dev/kcg").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/kcg-dev/kcg/internal/") {
+			t.Errorf("the kcg binary links %s: internal/ holds test kits only", dep)
 		}
 	}
 }

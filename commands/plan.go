@@ -238,7 +238,7 @@ func runPlan(parent context.Context, s IO, o planOptions) error {
 		return err
 	}
 	progress.say("reading " + vocab.Count(len(groups), "group"))
-	info, snaps, err := groupops.ReadForPlan(ctx, cl, groups, &o.request.Strategy)
+	info, snaps, err := groupops.ReadForPlanChecked(ctx, cl, groups, &o.request.Strategy, missingCheck(ctx, cl, groups, !o.scope.all && !o.allowNewGroup && o.request.Strategy.Type != resetplan.StrategyTranslateFrom))
 	if err != nil {
 		return err
 	}
@@ -331,11 +331,6 @@ func planGroups(ctx context.Context, cl *kafkaadmin.Client, s IO, o *planOptions
 			return nil, nil, err
 		}
 	}
-	if !o.scope.all && !o.allowNewGroup && !translate {
-		if err := refuseMissingGroups(ctx, cl, groups); err != nil {
-			return nil, nil, err
-		}
-	}
 	return groups, conn, nil
 }
 
@@ -391,6 +386,16 @@ func nothingHas(groups []string) string {
 		return "group " + groups[0] + " has"
 	}
 	return fmt.Sprintf("the %d groups have", len(groups))
+}
+
+// missingCheck is refuseMissingGroups of groups when on (named groups
+// without --allow-new-group), for ReadForPlanChecked to ask beside its
+// read; nil when off.
+func missingCheck(ctx context.Context, cl *kafkaadmin.Client, groups []string, on bool) func() error {
+	if !on {
+		return nil
+	}
+	return func() error { return refuseMissingGroups(ctx, cl, groups) }
 }
 
 // refuseMissingGroups refuses (exit 3) named groups the cluster does not

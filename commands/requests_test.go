@@ -115,11 +115,12 @@ func TestRequestPhasesFixed(t *testing.T) {
 		for _, api := range slices.Sorted(maps.Keys(large)) {
 			switch {
 			case api == "ApiVersions":
-				// One per connection kafka-go opens, and it opens one per
-				// concurrent request to a broker: bounded by the in-flight
-				// limits, not by the groups.
-				if large[api] > 20 {
-					t.Errorf("%s: %d ApiVersions requests at 90 groups", cmd, large[api])
+				// One: kafka-go's first connection asks, and its answer
+				// gives kcg its versions and answers the ApiVersions of
+				// every later connection to the broker (issue 34; it was
+				// one per connection, and one more of kcg's own).
+				if small[api] != 1 || large[api] != 1 {
+					t.Errorf("%s: %d and %d ApiVersions requests at 20 and 90 groups, want 1", cmd, small[api], large[api])
 				}
 			case api == "Metadata":
 				// Timed, not counted: kafkaadmin reuses an answer for 2 s
@@ -161,8 +162,9 @@ func TestRequestPhasesFixed(t *testing.T) {
 // (as kcg list). No Metadata request asks for every
 // topic of the cluster (kafka-go's transport did, for its broker cache),
 // and one Metadata answers both the partitions' leaders and the cluster's
-// identity. kfake on both tiers: only it counts requests; a cluster of
-// this test's own (privateFake), where only kcg asks anything.
+// identity; one ApiVersions serves the whole command. kfake on both
+// tiers: only it counts requests; a cluster of this test's own
+// (privateFake), where only kcg asks anything.
 func TestDescribeOneGroupRequests(t *testing.T) {
 	e, group := privateFake(t)
 	missing := kafkatest.UniqueName(t, "missing")
@@ -197,6 +199,12 @@ func TestDescribeOneGroupRequests(t *testing.T) {
 		// One is kafka-go's own, for its broker cache, when it dials.
 		if n["Metadata"] > c.metadatas {
 			t.Errorf("%v: %d Metadata requests, want at most %d (%s)", c.args, n["Metadata"], c.metadatas, countsText(n))
+		}
+		// One ApiVersions, kafka-go's first connection's, for kcg and
+		// every connection (issue 34: kcg asked again, and so did each
+		// connection kafka-go opened).
+		if n["ApiVersions"] != 1 {
+			t.Errorf("%v: %d ApiVersions requests, want 1 (%s)", c.args, n["ApiVersions"], countsText(n))
 		}
 		if allTopics > 0 {
 			t.Errorf("%v: %d Metadata requests asked for every topic, want none", c.args, allTopics)

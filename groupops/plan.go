@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/kcg-dev/kcg/kafkaadmin"
 	"github.com/kcg-dev/kcg/resetplan"
@@ -81,9 +82,11 @@ func (e *SourceMissingError) Error() string {
 }
 
 // ReadForPlan reads the cluster and groups a plan is built from: one
-// metadata, one group listing (the types: a group of no registered family
+// metadata, the types (ClassifyNamed: the describe answers, a listing
+// only for the groups no describe knew; a group of no registered family
 // is refused with *OtherTypeError), and each family's read of its groups
-// (consumer and streams groups: one describe and one offset-fetch phase).
+// (consumer and streams groups: one describe and one offset-fetch phase,
+// the one that typed them).
 // For --to-group it reads SOURCE in the same describe and offset-fetch
 // phases as the targets and sets strategy.SourceCommits; a SOURCE that
 // does not exist is a *SourceMissingError.
@@ -97,7 +100,7 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 	if toGroup {
 		read = append(slices.Clip(groups), strategy.Source)
 	}
-	typed, err := Classify(ctx, cl, read, planOp(strategy))
+	typed, err := ClassifyNamed(ctx, cl, read, planOp(strategy))
 	if err != nil {
 		return info, nil, err
 	}
@@ -108,7 +111,7 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 			}
 		}
 	}
-	gs, err := readFamilies(ctx, cl, read, typed.FamilyOf, nil)
+	gs, err := readFamilies(ctx, cl, read, typed.FamilyOf, typed.readAs(typed.FamilyOf))
 	if err != nil {
 		return info, nil, err
 	}
@@ -120,6 +123,29 @@ func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, st
 		}
 	}
 	snaps, err := planInputs(gs)
+	return info, snaps, err
+}
+
+// ReadForPlanChecked is ReadForPlan with check (when not nil: plan's
+// missing-group check, which only reads too) asked at the same time, one
+// round trip fewer on a remote cluster (issue 34); the groups'
+// coordinators are looked up once, first, for both. check's error comes
+// first, as when it was asked before the read.
+func ReadForPlanChecked(ctx context.Context, cl *kafkaadmin.Client, groups []string, strategy *resetplan.StrategySpec, check func() error) (kafkaadmin.ClusterInfo, []resetplan.GroupSnapshot, error) {
+	if check == nil {
+		return ReadForPlan(ctx, cl, groups, strategy)
+	}
+	if err := cl.LookUpCoordinators(ctx, groups); err != nil {
+		return kafkaadmin.ClusterInfo{}, nil, err
+	}
+	var checkErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { checkErr = check() })
+	info, snaps, err := ReadForPlan(ctx, cl, groups, strategy)
+	wg.Wait()
+	if checkErr != nil {
+		return info, nil, checkErr
+	}
 	return info, snaps, err
 }
 

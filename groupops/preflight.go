@@ -27,7 +27,7 @@ func (e *TypeMismatchError) Error() string {
 // *TypeMismatchError (a type of no registered family an *OtherTypeError).
 func readLive(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan, groups []string) ([]Group, error) {
 	planned := planFamilies(plan)
-	typed, err := Classify(ctx, cl, groups, OpApply)
+	typed, err := ClassifyNamed(ctx, cl, groups, OpApply)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,8 @@ func readLive(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan, 
 			return nil, &TypeMismatchError{Group: id, Planned: string(planned[id]), Live: string(live)}
 		}
 	}
-	return readFamilies(ctx, cl, groups, func(id string) Family { return planned[id] }, nil)
+	fam := func(id string) Family { return planned[id] }
+	return readFamilies(ctx, cl, groups, fam, typed.readAs(fam))
 }
 
 // Check is a plan compared with the live cluster: everything apply

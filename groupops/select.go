@@ -61,6 +61,20 @@ func (t Typed) FamilyOf(id string) Family {
 	return FamilyConsumer
 }
 
+// readAs returns the groups ClassifyNamed read that are to be read as
+// the family fam gives them, so that readFamilies does not read them
+// again; the others (a share group gone since its plan, read as the plan's
+// family) are read by their family.
+func (t Typed) readAs(fam func(string) Family) map[string]Group {
+	have := make(map[string]Group, len(t.read))
+	for id, g := range t.read {
+		if g.Family == fam(id) {
+			have[id] = g
+		}
+	}
+	return have
+}
+
 // listed reports whether the cluster listed id (with a type).
 func (t Typed) listed(id string) bool {
 	_, ok := t.family[id]
@@ -86,10 +100,11 @@ func (t Typed) refuseFirst(op Op) error {
 // Classify lists the types of ids (ListGroups v5 of their coordinators
 // only, so a broker that is down and coordinates none of them does not
 // fail the command) and splits them by family. The first id (in the order
-// given) of no registered family is an *OtherTypeError. plan, apply and
-// the deletes call it before they read or write a group, and apply again
-// at apply time: a group id can be deleted and reused as another type
-// between plan and apply.
+// given) of no registered family is an *OtherTypeError. The deletes call
+// it before they read or write a group; plan and apply (again at apply
+// time: a group id can be deleted and reused as another type between plan
+// and apply) type their groups by reading them, ClassifyNamed, a round
+// trip fewer.
 func Classify(ctx context.Context, cl *kafkaadmin.Client, ids []string, op Op) (Typed, error) {
 	if len(ids) == 0 {
 		return Typed{}, nil

@@ -33,6 +33,7 @@ type Client struct {
 	addr      net.Addr // every bootstrap address; see bootstrapAddr
 	boot      bootstrapProbe
 	transport *kafka.Transport
+	ctx       context.Context // the client's lifetime, until Close
 	cancel    context.CancelFunc
 	sem       chan struct{}
 	corr      atomic.Int32
@@ -51,6 +52,18 @@ type Client struct {
 	// unanswered and speak Kafka in plaintext, for the next dial
 	// (wire.go).
 	plaintext map[string]*HandshakeError
+	// apiv is each address's ApiVersions v0 answer (its body after the
+	// correlation id), captured the first answers the ranges
+	// kcg picks its versions from, warm holds connections dialled ahead
+	// and dialled the addresses dialled ahead once (warm.go).
+	apiv     map[string][]byte
+	captured map[int16]versionRange
+	// discovered is the cluster kafka-go's first connection described,
+	// for the first Cluster call (warm.go).
+	discovered   *ClusterInfo
+	discoveredAt time.Time
+	warm         map[string][]warmConn
+	dialled      map[string]bool
 }
 
 type topicEntry struct {
@@ -94,6 +107,7 @@ func New(cfg connconfig.Config) (*Client, error) {
 		cfg:       cfg,
 		addr:      kafka.TCP(cfg.Bootstrap...),
 		transport: tr,
+		ctx:       ctx,
 		cancel:    cancel,
 		sem:       make(chan struct{}, maxInFlight),
 		coords:    map[string]int32{},
@@ -106,6 +120,7 @@ func New(cfg connconfig.Config) (*Client, error) {
 func (c *Client) Close() {
 	c.transport.CloseIdleConnections()
 	c.cancel()
+	c.closeWarm()
 }
 
 // RenewSessions drops the client's pooled connections when it
@@ -312,6 +327,13 @@ func (c *Client) apiVersions(ctx context.Context) (map[int16]versionRange, error
 	v := c.versions
 	c.mu.Unlock()
 	if v != nil {
+		return v, nil
+	}
+	// kafka-go's first connection asked them already (warm.go).
+	if v = c.capturedVersions(ctx); v != nil {
+		c.mu.Lock()
+		c.versions = v
+		c.mu.Unlock()
 		return v, nil
 	}
 	// v0: every broker answers it in the same layout (a broker asked for a

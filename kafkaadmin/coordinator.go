@@ -68,6 +68,17 @@ func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]
 	return out, errs, nil
 }
 
+// LookUpCoordinators finds the coordinators of groups, in one batched
+// FindCoordinator phase, for the calls that follow: reads of the same
+// groups started together then find them cached rather than each asking
+// (plan's missing-group check beside its read). A group whose lookup
+// failed is looked up again by the call that needs it; the error is the
+// call's own (the cluster could not be reached).
+func (c *Client) LookUpCoordinators(ctx context.Context, groups []string) error {
+	_, _, err := c.coordinators(ctx, groups)
+	return err
+}
+
 // cachedCoordinators splits groups into those whose coordinator is cached
 // and those to look up.
 func (c *Client) cachedCoordinators(groups []string) (map[string]int32, []string) {

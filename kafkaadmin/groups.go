@@ -156,6 +156,17 @@ func (c *Client) listGroups(ctx context.Context, ids []int32, opts ListGroupsOpt
 	if err != nil {
 		return nil, err
 	}
+	// A broker lists the groups it coordinates: the reads that follow
+	// (describe --all-groups) go to it without a FindCoordinator round
+	// trip first. A group that moved since answers NOT_COORDINATOR and is
+	// looked up then, as any moved group is.
+	c.mu.Lock()
+	for _, g := range all {
+		if _, ok := c.coords[g.Group]; !ok {
+			c.coords[g.Group] = g.Coordinator
+		}
+	}
+	c.mu.Unlock()
 	// Brokers before ListGroups v4 do not report states: when the caller
 	// wants them, ask DescribeGroups (one more batched phase) so the
 	// listing and the state filter work the same on every broker.
@@ -305,7 +316,7 @@ func (d GroupDescription) HasMembers() bool { return len(d.Members) > 0 }
 
 // describeGroupsBatch bounds the groups per DescribeGroups or
 // ConsumerGroupDescribe request.
-const describeGroupsBatch = 200
+const describeGroupsBatch = 500
 
 // DescribeGroups describes groups, in the order given. Consumer-protocol
 // (KIP-848) groups are described with ConsumerGroupDescribe when the
@@ -375,7 +386,11 @@ func (c *Client) describeConsumerGroups(v int16, classic *sharded[string, GroupD
 		decode: func(ctx context.Context, broker int32, _ []string, resp kmsg.Response, r *reply[string, GroupDescription]) error {
 			return c.decodeConsumerGroups(ctx, broker, resp.(*kmsg.ConsumerGroupDescribeResponse), r)
 		},
-		then:    classic,
+		then: classic,
+		// DescribeGroups goes out with ConsumerGroupDescribe: the
+		// groups of one family or the other answer one of them, and
+		// asking the second after the first cost a round trip.
+		eager:   true,
 		missing: noDescription,
 	}
 }

@@ -175,7 +175,17 @@ func (c *Client) rememberTopics(ts map[string]TopicInfo) {
 // Cluster checks that the cluster answers and returns its identity and
 // brokers. Every command calls it first: an unreachable cluster is an
 // error, never an empty result.
+//
+// The first call of a client is answered by the Metadata kafka-go's first
+// connection asked a moment before (its versions are kcg's too: warm.go),
+// rather than by a second one.
 func (c *Client) Cluster(ctx context.Context) (ClusterInfo, error) {
+	if _, err := c.apiVersions(ctx); err != nil {
+		return ClusterInfo{}, err
+	}
+	if info, ok := c.takeDiscovered(); ok {
+		return info, nil
+	}
 	if _, err := c.metadata(ctx, []string{}); err != nil {
 		return ClusterInfo{}, err
 	}

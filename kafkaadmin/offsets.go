@@ -36,7 +36,7 @@ type GroupOffsets struct {
 }
 
 // offsetFetchBatch bounds the groups of one multi-group OffsetFetch (v8+).
-const offsetFetchBatch = 100
+const offsetFetchBatch = 500
 
 // FetchOffsets returns the committed offsets of each group, in the order
 // given. On brokers with OffsetFetch v8+ the groups of one coordinator are

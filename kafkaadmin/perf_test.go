@@ -27,8 +27,8 @@ func TestDescribeSequenceReusesMetadata(t *testing.T) {
 	topic := kafkatest.UniqueName(t, "t")
 	e.CreateTopic(t, topic, 4)
 	var groups []string
-	for i := 0; i < 401; i++ { // describe batches of 200: three per phase
-		g := kafkatest.UniqueName(t, fmt.Sprintf("g%03d", i))
+	for i := 0; i < 1001; i++ { // describe batches of 500: three per phase
+		g := kafkatest.UniqueName(t, fmt.Sprintf("g%04d", i))
 		groups = append(groups, g)
 		e.Commit(t, g, topic, map[int32]int64{0: 0, 1: 0, 2: 0, 3: 0})
 	}
@@ -85,6 +85,6 @@ func TestDescribeSequenceReusesMetadata(t *testing.T) {
 		t.Errorf("Metadata requests: %d in %v, want at most %d", n, time.Since(start).Round(time.Millisecond), want)
 	}
 	if n := describes.Load(); n != 3 {
-		t.Errorf("DescribeGroups requests for 401 groups on one coordinator: %d, want 3", n)
+		t.Errorf("DescribeGroups requests for 1,001 groups on one coordinator: %d, want 3", n)
 	}
 }

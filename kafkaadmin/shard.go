@@ -50,6 +50,12 @@ type sharded[K comparable, R any] struct {
 	// then, when set, is sent to the same broker after every batch of
 	// this one answered, with the keys decode passed on (reply.pass).
 	then *sharded[K, R]
+	// eager sends then's requests together with this stage's, for all
+	// of this stage's keys, rather than after it: one round trip instead
+	// of two, for requests that may ask about keys this stage answers
+	// (those answers are dropped: then settles only the keys this stage
+	// passed on, as it would have been asked).
+	eager bool
 	// missing is the error of a key nothing answered for; nil leaves
 	// such a key with neither a result nor an error (its R's zero value).
 	missing func(K) error
@@ -127,10 +133,19 @@ type reply[K comparable, R any] struct {
 	again    []K
 	againErr error
 	next     []K
+	// only, when set, are the keys the decoding may settle: an eager
+	// stage's answer also holds keys the stage before it settled.
+	only map[K]bool
 }
+
+// asked reports whether the decoding may settle k.
+func (r *reply[K, R]) asked(k K) bool { return r.only == nil || r.only[k] }
 
 // set records k's result (an answer for a key not asked is dropped).
 func (r *reply[K, R]) set(k K, v R) {
+	if !r.asked(k) {
+		return
+	}
 	r.all.mu.Lock()
 	if i, ok := r.all.slot[k]; ok {
 		r.all.res[i], r.all.got[i] = v, true
@@ -140,6 +155,9 @@ func (r *reply[K, R]) set(k K, v R) {
 
 // fail records that k cannot be answered, and why.
 func (r *reply[K, R]) fail(k K, err error) {
+	if !r.asked(k) {
+		return
+	}
 	r.all.mu.Lock()
 	r.all.errs[k] = err
 	r.all.mu.Unlock()
@@ -147,6 +165,9 @@ func (r *reply[K, R]) fail(k K, err error) {
 
 // retry asks for k to be routed and sent again; err is why.
 func (r *reply[K, R]) retry(k K, err error) {
+	if !r.asked(k) {
+		return
+	}
 	r.mu.Lock()
 	r.again = append(r.again, k)
 	r.againErr = err
@@ -155,6 +176,9 @@ func (r *reply[K, R]) retry(k K, err error) {
 
 // pass hands k to the then stage on the same broker.
 func (r *reply[K, R]) pass(k K) {
+	if !r.asked(k) {
+		return
+	}
 	r.mu.Lock()
 	r.next = append(r.next, k)
 	r.mu.Unlock()
@@ -258,6 +282,10 @@ func sendShard[K comparable, R any](ctx context.Context, c *Client, rt router[K]
 	var shardErr error
 	for stage, in := api, keys; stage != nil && len(in) > 0; stage = stage.then {
 		rep.next = nil
+		var early func() []earlyAnswer[K]
+		if stage.eager && stage.then != nil {
+			early = sendEarly(ctx, c, stage.then, broker, in)
+		}
 		batches := [][]K{in}
 		if stage.split != nil {
 			batches = stage.split(in)
@@ -270,6 +298,13 @@ func sendShard[K comparable, R any](ctx context.Context, c *Client, rt router[K]
 			requestFailed(rt, stage, all, rd, batch, err)
 			return nil
 		})
+		if early != nil {
+			answers := early()
+			if shardErr == nil {
+				stage = stage.then
+				shardErr = settleEarly(ctx, rt, stage, rep, rd, broker, answers)
+			}
+		}
 		if shardErr != nil {
 			break
 		}
@@ -287,6 +322,70 @@ func sendShard[K comparable, R any](ctx context.Context, c *Client, rt router[K]
 	default:
 		all.failAll(keys, shardErr)
 	}
+}
+
+// earlyAnswer is the answer to one batch of an eager then stage.
+type earlyAnswer[K comparable] struct {
+	batch []K
+	resp  kmsg.Response
+	err   error
+}
+
+// sendEarly sends api's requests for keys to broker in the background;
+// the function returned waits for their answers.
+func sendEarly[K comparable, R any](ctx context.Context, c *Client, api *sharded[K, R], broker int32, keys []K) func() []earlyAnswer[K] {
+	batches := [][]K{keys}
+	if api.split != nil {
+		batches = api.split(keys)
+	}
+	out := make([]earlyAnswer[K], len(batches))
+	var wg sync.WaitGroup
+	for i, b := range batches {
+		wg.Go(func() {
+			resp, err := c.roundTrip(ctx, broker, api.request(b))
+			out[i] = earlyAnswer[K]{batch: b, resp: resp, err: err}
+		})
+	}
+	return func() []earlyAnswer[K] {
+		wg.Wait()
+		return out
+	}
+}
+
+// settleEarly decodes the answers of an eager then stage for the keys the
+// stage before passed on (rep.next) alone, as if only those had been
+// asked; a failed request counts for those of its keys.
+func settleEarly[K comparable, R any](ctx context.Context, rt router[K], api *sharded[K, R], rep *reply[K, R], rd *round[K], broker int32, answers []earlyAnswer[K]) error {
+	passed := make(map[K]bool, len(rep.next))
+	for _, k := range rep.next {
+		passed[k] = true
+	}
+	rep.next = nil
+	rep.only = passed
+	defer func() { rep.only = nil }()
+	for _, a := range answers {
+		var asked []K
+		for _, k := range a.batch {
+			if passed[k] {
+				asked = append(asked, k)
+			}
+		}
+		if len(asked) == 0 {
+			continue
+		}
+		err := a.err
+		if err == nil {
+			err = api.decode(ctx, broker, asked, a.resp, rep)
+		}
+		if err == nil {
+			continue
+		}
+		if rt.brokerWide {
+			return err
+		}
+		requestFailed(rt, api, rep.all, rd, asked, err)
+	}
+	return nil
 }
 
 // requestFailed handles the failed request of batch when the failure is

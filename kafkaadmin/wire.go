@@ -118,12 +118,15 @@ var errTLSUnanswered = errors.New("the TLS handshake went unanswered")
 // (kafka-go's own TLS is left unset so that the check below sees the bytes
 // inside it), and a kafkaConn that checks the first answer.
 func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	if kc := c.takeWarm(addr); kc != nil {
+		return kc, nil
+	}
 	d := net.Dialer{Timeout: 3 * time.Second} // kafka-go's default dialer
 	conn, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
 	}
-	kc := &kafkaConn{Conn: conn, addr: addr}
+	kc := &kafkaConn{Conn: conn, addr: addr, cl: c}
 	if c.cfg.TLS == nil {
 		return kc, nil
 	}
@@ -195,18 +198,33 @@ func (c *Client) handshake(ctx context.Context, tc *tls.Conn, addr string) error
 // kafkaConn checks the first eight bytes answered on a connection, the
 // size and correlation id of the answer to the first request written
 // (kafka-go's ApiVersions), before kafka-go reads them; past those it
-// passes everything through.
+// passes everything through. It also keeps the first ApiVersions answer
+// of an address, and answers the ApiVersions of later connections to it
+// from that (warm.go).
 type kafkaConn struct {
 	net.Conn
 	addr string
 	tls  bool
+	cl   *Client
 
 	req     []byte // the first 12 bytes written: size, key, version, correlation id
 	checked bool
 	head    []byte // the checked first bytes, not yet read by kafka-go
+	// capture: the first request was an ApiVersions v0 (kafka-go's),
+	// whose answer check keeps for the client.
+	capture bool
 }
 
 func (k *kafkaConn) Write(p []byte) (int, error) {
+	if corr, ok := apiVersionsV0(p); ok && k.cl != nil && len(k.head) == 0 && (k.checked || len(k.req) == 0) {
+		if frame := k.cl.replayAPIVersions(k.addr, corr); frame != nil {
+			// Answered from the address's earlier answer: nothing
+			// is sent, and this answer needs no check.
+			k.head, k.checked = frame, true
+			return len(p), nil
+		}
+		k.capture = len(k.req) == 0
+	}
 	if len(k.req) < 12 {
 		k.req = append(k.req, p[:min(len(p), 12-len(k.req))]...)
 	}
@@ -250,6 +268,16 @@ func (k *kafkaConn) check() error {
 		return k.notKafka(hdr[:], false)
 	}
 	k.checked, k.head = true, hdr[:]
+	if k.capture {
+		// The whole answer, kept for the client and then read by
+		// kafka-go from head.
+		body := make([]byte, binary.BigEndian.Uint32(hdr[:4])-4)
+		if _, err := io.ReadFull(k.Conn, body); err != nil {
+			return err
+		}
+		k.head = append(k.head, body...)
+		k.cl.keepAPIVersions(k.addr, body)
+	}
 	return nil
 }
 

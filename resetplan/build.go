@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/kcg-dev/kcg/vocab"
@@ -414,24 +415,33 @@ type logBounds struct {
 
 // readBounds asks for the bounds of every partition of every group at
 // once, so a plan costs the same few requests whatever its size, and asks
-// nothing when the plan has no partition.
+// nothing when the plan has no partition. The questions (log starts, log
+// ends, and the offsets for a time for the time strategies) are
+// independent, so they are asked together: one round trip to each leader,
+// not two or three in a row (issue 34). Their errors are reported in that
+// order.
 func readBounds(ctx context.Context, lookup Lookup, st StrategySpec, now time.Time, tps []TopicPartition) (logBounds, error) {
 	var b logBounds
 	if len(tps) == 0 {
 		return b, nil
 	}
-	var err error
-	if b.starts, err = lookup.StartOffsets(ctx, tps); err != nil {
-		return b, fmt.Errorf("listing log start offsets: %w", err)
-	}
-	if b.ends, err = lookup.EndOffsets(ctx, tps); err != nil {
-		return b, fmt.Errorf("listing log end offsets: %w", err)
-	}
+	var startErr, endErr, timeErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { b.starts, startErr = lookup.StartOffsets(ctx, tps) })
+	wg.Go(func() { b.ends, endErr = lookup.EndOffsets(ctx, tps) })
+	var ms int64
 	if st.Type == StrategyToDatetime || st.Type == StrategyByDuration {
-		ms := st.timeMillis(now)
-		if b.times, err = lookup.OffsetsForTime(ctx, tps, ms); err != nil {
-			return b, fmt.Errorf("listing offsets for time %s: %w", formatTime(time.UnixMilli(ms)), err)
-		}
+		ms = st.timeMillis(now)
+		wg.Go(func() { b.times, timeErr = lookup.OffsetsForTime(ctx, tps, ms) })
+	}
+	wg.Wait()
+	switch {
+	case startErr != nil:
+		return b, fmt.Errorf("listing log start offsets: %w", startErr)
+	case endErr != nil:
+		return b, fmt.Errorf("listing log end offsets: %w", endErr)
+	case timeErr != nil:
+		return b, fmt.Errorf("listing offsets for time %s: %w", formatTime(time.UnixMilli(ms)), timeErr)
 	}
 	return b, nil
 }

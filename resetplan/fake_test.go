@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -21,6 +22,7 @@ type fakeLog struct {
 // fakeLookup is an in-memory cluster. It counts calls so tests can assert
 // batching.
 type fakeLookup struct {
+	mu    sync.Mutex // Build asks the bounds concurrently
 	logs  map[TopicPartition]fakeLog
 	calls map[string]int
 	// order is every call, in the order Build made them.
@@ -41,6 +43,8 @@ func (f *fakeLookup) add(topic string, p int32, start, end int64, stamps ...int6
 }
 
 func (f *fakeLookup) called(method string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.calls[method]++
 	f.order = append(f.order, method)
 }

@@ -26,6 +26,8 @@ type TopicPartition = vocab.TopicPartition
 // implements it over kafkaadmin; tests use a fake. Build calls each method
 // at most once per plan, with every partition of every group, so an
 // implementation should batch (one ListOffsets per broker, not per group).
+// Build asks StartOffsets, EndOffsets and OffsetsForTime at the same time:
+// an implementation is safe for concurrent use.
 type Lookup interface {
 	// Partitions returns the partition numbers of each topic. A topic that
 	// does not exist is left out of the map (preferred: Build then names

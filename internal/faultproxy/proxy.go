@@ -37,6 +37,17 @@ const (
 	Cut
 	// Slow writes matching responses at Fault.Rate bytes per second.
 	Slow
+	// Latency is a network path of Fault.Delay each way, for the
+	// connections opened while it is set: every request reaches the
+	// broker Fault.Delay after the client wrote it, every response the
+	// client Fault.Delay after the broker wrote it, pipelined frames
+	// overlapping as on a wire (Delay, by contrast, holds the responses
+	// of a connection one after the other). The TCP handshake costs its
+	// round trip too: no request reaches the broker before three
+	// one-way delays after the connection was accepted (the handshake's
+	// SYN and SYN-ACK, then the request). Keys do not apply, and the
+	// other modes do not apply to those connections.
+	Latency
 )
 
 func (m Mode) String() string {
@@ -53,6 +64,8 @@ func (m Mode) String() string {
 		return "cut"
 	case Slow:
 		return "slow"
+	case Latency:
+		return "latency"
 	}
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
@@ -60,7 +73,8 @@ func (m Mode) String() string {
 // Fault is a proxy's behaviour, switchable at any time with Proxy.Set.
 type Fault struct {
 	Mode Mode
-	// Delay is how long Delay holds each response.
+	// Delay is how long Delay holds each response, and Latency's
+	// one-way delay.
 	Delay time.Duration
 	// Rate is Slow's bytes per second (at least 1).
 	Rate int
@@ -72,12 +86,12 @@ type Fault struct {
 func (f Fault) String() string {
 	s := f.Mode.String()
 	switch f.Mode {
-	case Delay:
+	case Delay, Latency:
 		s += " " + f.Delay.String()
 	case Slow:
 		s += fmt.Sprintf(" %d B/s", f.Rate)
 	}
-	if len(f.Keys) > 0 && f.Mode != Refuse {
+	if len(f.Keys) > 0 && f.Mode != Refuse && f.Mode != Latency {
 		s += fmt.Sprintf(" keys %v", f.Keys)
 	}
 	return s
@@ -245,6 +259,11 @@ type pipe struct {
 	mu      sync.Mutex
 	pending map[int32]reqInfo // correlation id -> request
 	holed   bool              // black-holed: nothing more passes
+
+	// latency is the one-way delay of a connection accepted in
+	// Latency mode (zero otherwise), from accepted on.
+	latency  time.Duration
+	accepted time.Time
 }
 
 type reqInfo struct{ key, version int16 }
@@ -273,7 +292,10 @@ func (p *Proxy) handle(client net.Conn) {
 		_ = client.Close()
 		return
 	}
-	c := &pipe{client: client, broker: broker, pending: map[int32]reqInfo{}}
+	c := &pipe{client: client, broker: broker, pending: map[int32]reqInfo{}, accepted: time.Now()}
+	if f := p.Fault(); f.Mode == Latency {
+		c.latency = f.Delay
+	}
 	p.mu.Lock()
 	if p.closed || p.fault.Mode == Refuse {
 		p.mu.Unlock()
@@ -293,9 +315,17 @@ func (p *Proxy) handle(client net.Conn) {
 	go func() {
 		defer wg.Done()
 		defer c.close()
+		if c.latency > 0 {
+			p.forwardLate(c, c.broker, c.client, time.Time{})
+			return
+		}
 		p.responses(c)
 	}()
-	p.requestsLoop(c)
+	if c.latency > 0 {
+		p.latencyLoops(c)
+	} else {
+		p.requestsLoop(c)
+	}
 	c.close()
 	wg.Wait()
 }
@@ -425,6 +455,110 @@ func (p *Proxy) responses(c *pipe) {
 			}
 		}
 	}
+}
+
+// latencyLoops forwards the client's requests to the broker on a
+// Latency connection; handle's other goroutine forwards the responses.
+func (p *Proxy) latencyLoops(c *pipe) {
+	p.forwardLate(c, c.client, c.broker, c.accepted.Add(3*c.latency))
+}
+
+// timedFrame is a frame and when it is due at the other end.
+type timedFrame struct {
+	frame []byte
+	due   time.Time
+}
+
+// forwardLate copies the frames read from src to dst, each c.latency
+// after it was read and none before notBefore, counting the requests
+// when src is the client and rewriting broker addresses when it is the
+// broker. Reading goes on while frames wait, so that frames written
+// together arrive together.
+func (p *Proxy) forwardLate(c *pipe, src, dst net.Conn, notBefore time.Time) {
+	line := make(chan timedFrame, 1024)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for tf := range line {
+			select {
+			case <-time.After(time.Until(tf.due)):
+			case <-p.done:
+				c.close()
+				return
+			}
+			if _, err := dst.Write(tf.frame); err != nil {
+				c.close()
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(line)
+		<-done
+	}()
+	for {
+		frame, err := readFrame(src)
+		if err != nil || len(frame) < 8 {
+			return
+		}
+		if src == c.client && !p.noteRequest(c, frame) {
+			return
+		}
+		if src == c.broker {
+			if frame, err = p.rewritten(c, frame); err != nil {
+				return
+			}
+		}
+		due := time.Now().Add(c.latency)
+		if due.Before(notBefore) {
+			due = notBefore
+		}
+		line <- timedFrame{frame: frame, due: due}
+	}
+}
+
+// noteRequest counts a request frame of a Latency connection and records
+// its key and version for the response's rewriting.
+func (p *Proxy) noteRequest(c *pipe, frame []byte) bool {
+	if len(frame) < 12 {
+		p.fail(fmt.Errorf("request frame of %d bytes", len(frame)))
+		return false
+	}
+	info := reqInfo{
+		key:     int16(binary.BigEndian.Uint16(frame[4:])),
+		version: int16(binary.BigEndian.Uint16(frame[6:])),
+	}
+	p.mu.Lock()
+	p.requests[info.key]++
+	p.mu.Unlock()
+	c.mu.Lock()
+	c.pending[int32(binary.BigEndian.Uint32(frame[8:]))] = info
+	c.mu.Unlock()
+	return true
+}
+
+// rewritten is a response frame of a Latency connection with the broker
+// addresses rewritten.
+func (p *Proxy) rewritten(c *pipe, frame []byte) ([]byte, error) {
+	corr := int32(binary.BigEndian.Uint32(frame[4:]))
+	c.mu.Lock()
+	info, ok := c.pending[corr]
+	delete(c.pending, corr)
+	c.mu.Unlock()
+	if !ok {
+		err := fmt.Errorf("response with correlation id %d to no request", corr)
+		p.fail(err)
+		return nil, err
+	}
+	if p.rewrite == nil {
+		return frame, nil
+	}
+	out, err := rewriteResponse(frame, info, p.rewrite)
+	if err != nil {
+		p.fail(err)
+		return frame, nil
+	}
+	return out, nil
 }
 
 // writeSlowly writes b at rate bytes per second, in ten slices a second.

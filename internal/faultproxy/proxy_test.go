@@ -178,3 +178,57 @@ func TestFaults(t *testing.T) {
 		t.Fatal("slow without a rate accepted")
 	}
 }
+
+// Latency is a wire of a one-way delay: a new connection's first answer
+// comes four one-way delays after the dial (the handshake's round trip,
+// then the request's), and requests written together are answered
+// together, one round trip later, where Delay would hold them one after
+// the other.
+func TestLatency(t *testing.T) {
+	_, pc := newCluster(t)
+	p := pc.Proxies()[0]
+	const d = 100 * time.Millisecond
+	if err := p.Set(faultproxy.Fault{Mode: faultproxy.Latency, Delay: d}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	c, err := net.DialTimeout("tcp", p.Addr(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	f := kmsg.NewRequestFormatter(kmsg.FormatterClientID("faultproxy-test"))
+	send := func(n int) time.Duration {
+		t.Helper()
+		var frames []byte
+		for i := range n {
+			req := kmsg.NewPtrApiVersionsRequest()
+			req.Version = 0
+			frames = append(frames, f.AppendRequest(nil, req, int32(100*n+i))...)
+		}
+		if _, err := c.Write(frames); err != nil {
+			t.Fatal(err)
+		}
+		for range n {
+			var size [4]byte
+			if _, err := io.ReadFull(c, size[:]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := io.ReadFull(c, make([]byte, binary.BigEndian.Uint32(size[:]))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return time.Since(start)
+	}
+	if got := send(1); got < 4*d || got > 6*d {
+		t.Errorf("first answer after %v, want about %v (handshake and request)", got, 4*d)
+	}
+	start = time.Now()
+	if got := send(3); got < 2*d || got > 3*d {
+		t.Errorf("three requests written together answered after %v, want about one round trip, %v", got, 2*d)
+	}
+	if n := p.Requests(18); n != 4 {
+		t.Errorf("%d ApiVersions requests counted, want 4", n)
+	}
+}

@@ -1,0 +1,259 @@
+package kafkaadmin
+
+import (
+	"cmp"
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"net"
+	"slices"
+	"time"
+
+	"github.com/segmentio/kafka-go/protocol/metadata"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Fewer round trips (issue 34 item 2, docs/benchmarks.md "Round trips over
+// a network delay"). kafka-go opens one connection per concurrent request
+// to a broker, and each new connection cost two round trips before its
+// request: the TCP handshake and an ApiVersions exchange. kcg also sent an
+// ApiVersions of its own, because kafka-go hands a RawExchanger its capped
+// versions, not the broker's ranges. So:
+//
+//   - the ApiVersions answer kafka-go's first connection reads is kept
+//     (kafkaConn captures it); kcg's version ranges come from it
+//     (apiVersions), and the ApiVersions of every later connection to the
+//     same address is answered from it without a round trip (the request
+//     is optional in the protocol: a broker serves a connection that never
+//     sent one);
+//   - once an address answered, a few connections to it are dialled ahead
+//     (TCP and TLS), and so are connections to every broker a Metadata or
+//     FindCoordinator answer names: kafka-go's next dial to that address
+//     takes one that is ready.
+
+// warmPerAddr is how many connections are dialled ahead to an address:
+// as many as kcg has requests in flight (a describe of one group sends
+// three at once to its coordinator, the two describes and the offsets, and
+// three to each leader, the log bounds; --all-groups keeps all eight
+// busy). Those nothing takes are closed when the command ends.
+const warmPerAddr = maxInFlight
+
+// warmMaxAge is how long a connection dialled ahead stays usable: a
+// broker closes connections idle for connections.max.idle.ms (10 minutes
+// by default), and kcg watch keeps a client for hours.
+const warmMaxAge = 20 * time.Second
+
+// warmDialTimeout bounds dialling ahead (TCP and TLS); a dial that fails
+// is dropped, and kafka-go's own dial then meets the error the operator
+// sees.
+const warmDialTimeout = 5 * time.Second
+
+type warmConn struct {
+	conn *kafkaConn
+	at   time.Time
+}
+
+// apiVersionsV0 reports whether frame is exactly one ApiVersions v0
+// request (what kafka-go sends first on every connection), and its
+// correlation id.
+func apiVersionsV0(frame []byte) (int32, bool) {
+	if len(frame) < 12 || int(binary.BigEndian.Uint32(frame)) != len(frame)-4 {
+		return 0, false
+	}
+	key, version := int16(binary.BigEndian.Uint16(frame[4:])), int16(binary.BigEndian.Uint16(frame[6:]))
+	if key != kmsg.ApiVersions.Int16() || version != 0 {
+		return 0, false
+	}
+	return int32(binary.BigEndian.Uint32(frame[8:])), true
+}
+
+// keptAPIVersions is the ApiVersions v0 answer body (after the
+// correlation id) that addr gave, or nil.
+func (c *Client) keptAPIVersions(addr string) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.apiv[addr]
+}
+
+// keepAPIVersions records addr's ApiVersions v0 answer body when it is a
+// successful one, and dials ahead to addr.
+func (c *Client) keepAPIVersions(addr string, body []byte) {
+	r := kmsg.NewPtrApiVersionsResponse()
+	r.Version = 0
+	if r.ReadFrom(body) != nil || r.ErrorCode != 0 {
+		return
+	}
+	v := make(map[int16]versionRange, len(r.ApiKeys))
+	for _, k := range r.ApiKeys {
+		v[k.ApiKey] = versionRange{min: k.MinVersion, max: k.MaxVersion}
+	}
+	c.mu.Lock()
+	if c.apiv == nil {
+		c.apiv = map[string][]byte{}
+	}
+	_, had := c.apiv[addr]
+	c.apiv[addr] = body
+	if c.captured == nil {
+		c.captured = v
+	}
+	c.mu.Unlock()
+	if !had {
+		c.dialAhead(addr)
+	}
+}
+
+// replayAPIVersions is the answer frame to an ApiVersions v0 request of
+// correlation id corr to addr, from the answer addr gave before; nil when
+// it gave none yet.
+func (c *Client) replayAPIVersions(addr string, corr int32) []byte {
+	body := c.keptAPIVersions(addr)
+	if body == nil {
+		return nil
+	}
+	frame := make([]byte, 8, 8+len(body))
+	binary.BigEndian.PutUint32(frame, uint32(4+len(body)))
+	binary.BigEndian.PutUint32(frame[4:], uint32(corr))
+	return append(frame, body...)
+}
+
+// capturedVersions makes kafka-go connect, if it has not yet, and returns
+// the version ranges its first connection's ApiVersions answer held; nil
+// when that failed (the caller then asks itself, and meets the error).
+// A Metadata request of no topic is served from kafka-go's cache once its
+// first connection is up, so this costs no round trip of its own.
+//
+// That Metadata answer, the brokers and the cluster's identity kafka-go
+// asked for its routing a moment ago, also serves the first Cluster call
+// (discovered): asking again cost a round trip.
+func (c *Client) capturedVersions(ctx context.Context) map[int16]versionRange {
+	resp, err := c.transport.RoundTrip(ctx, c.bootstrapAddr(ctx), &metadata.Request{TopicNames: []string{}})
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := resp.(*metadata.Response); ok && c.captured != nil {
+		info := &ClusterInfo{ClusterID: m.ClusterID, ControllerID: m.ControllerID}
+		for _, b := range m.Brokers {
+			br := Broker{ID: b.NodeID, Host: b.Host, Port: b.Port}
+			if b.Rack != "" {
+				br.Rack = &b.Rack
+			}
+			info.Brokers = append(info.Brokers, br)
+		}
+		slices.SortFunc(info.Brokers, func(a, b Broker) int { return cmp.Compare(a.ID, b.ID) })
+		c.discovered, c.discoveredAt = info, time.Now()
+	}
+	return c.captured
+}
+
+// takeDiscovered returns, once, the cluster kafka-go's first connection
+// described when that was less than metadataReuse ago, and remembers its
+// brokers as a Metadata answer of kcg's own would.
+func (c *Client) takeDiscovered() (ClusterInfo, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	info := c.discovered
+	c.discovered = nil
+	if info == nil || time.Since(c.discoveredAt) >= metadataReuse {
+		return ClusterInfo{}, false
+	}
+	c.brokers = make(map[int32]Broker, len(info.Brokers))
+	for _, b := range info.Brokers {
+		c.brokers[b.ID] = b
+	}
+	c.cluster, c.clusterAt = info, c.discoveredAt
+	return *info, true
+}
+
+// dialAhead dials warmPerAddr connections to addr in the background, once
+// per address.
+func (c *Client) dialAhead(addr string) {
+	c.mu.Lock()
+	if c.dialled == nil {
+		c.dialled = map[string]bool{}
+	}
+	if c.dialled[addr] || c.ctx.Err() != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.dialled[addr] = true
+	c.mu.Unlock()
+	for range warmPerAddr {
+		go func() {
+			kc := c.dialWarm(addr)
+			if kc == nil {
+				return
+			}
+			c.mu.Lock()
+			if c.ctx.Err() != nil {
+				c.mu.Unlock()
+				_ = kc.Close()
+				return
+			}
+			if c.warm == nil {
+				c.warm = map[string][]warmConn{}
+			}
+			c.warm[addr] = append(c.warm[addr], warmConn{conn: kc, at: time.Now()})
+			c.mu.Unlock()
+		}()
+	}
+}
+
+// dialWarm is one connection dialled ahead: TCP and, when configured,
+// TLS; nil when either fails (without the handshake probe of dial: an
+// address that answered Kafka a moment ago, or one a broker advertises).
+func (c *Client) dialWarm(addr string) *kafkaConn {
+	ctx, cancel := context.WithTimeout(c.ctx, warmDialTimeout)
+	defer cancel()
+	d := net.Dialer{Timeout: 3 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil
+	}
+	kc := &kafkaConn{Conn: conn, addr: addr, cl: c}
+	if c.cfg.TLS == nil {
+		return kc
+	}
+	cfg := c.cfg.TLS
+	if cfg.ServerName == "" {
+		host, _, _ := net.SplitHostPort(addr)
+		cfg = cfg.Clone()
+		cfg.ServerName = host
+	}
+	tc := tls.Client(conn, cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		_ = conn.Close()
+		return nil
+	}
+	kc.Conn, kc.tls = tc, true
+	return kc
+}
+
+// takeWarm returns a connection dialled ahead to addr, or nil.
+func (c *Client) takeWarm(addr string) *kafkaConn {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for ws := c.warm[addr]; len(ws) > 0; ws = c.warm[addr] {
+		w := ws[len(ws)-1]
+		c.warm[addr] = ws[:len(ws)-1]
+		if time.Since(w.at) < warmMaxAge {
+			return w.conn
+		}
+		_ = w.conn.Close()
+	}
+	return nil
+}
+
+// closeWarm closes the connections dialled ahead that nothing took.
+func (c *Client) closeWarm() {
+	c.mu.Lock()
+	warm := c.warm
+	c.warm = nil
+	c.mu.Unlock()
+	for _, ws := range warm {
+		for _, w := range ws {
+			_ = w.conn.Close()
+		}
+	}
+}
