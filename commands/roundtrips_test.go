@@ -41,11 +41,11 @@ func TestRoundTrips(t *testing.T) {
 		args  []string
 		trips int
 	}{
-		{[]string{"describe", group}, 7},
-		{[]string{"describe", "--all-groups"}, 7},
-		{[]string{"plan", group, "--all-topics", "--to-earliest", "--out", "-"}, 7},
+		{[]string{"describe", group}, 5},
+		{[]string{"describe", "--all-groups"}, 6},
+		{[]string{"plan", group, "--all-topics", "--to-earliest", "--out", "-"}, 5},
 		// Its writes and their read-back: two more.
-		{[]string{"apply", plan, "--settle", "0"}, 9},
+		{[]string{"apply", plan, "--settle", "0"}, 7},
 	} {
 		start := time.Now()
 		kcg(t, append(c.args, "--bootstrap-server", pc.Bootstrap())...).MustCode(t, 0)

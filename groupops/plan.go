@@ -91,6 +91,8 @@ func (e *SourceMissingError) Error() string {
 // phases as the targets and sets strategy.SourceCommits; a SOURCE that
 // does not exist is a *SourceMissingError.
 func ReadForPlan(ctx context.Context, cl *kafkaadmin.Client, groups []string, strategy *resetplan.StrategySpec) (kafkaadmin.ClusterInfo, []resetplan.GroupSnapshot, error) {
+	// Their coordinators then come with the cluster's first answer.
+	cl.ExpectGroups(groups)
 	info, err := cl.Cluster(ctx)
 	if err != nil {
 		return info, nil, err

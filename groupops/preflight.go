@@ -196,6 +196,12 @@ func (c *Check) Refusal(force bool) (warnings []string, err error) {
 // bounded number of request phases (describe, offset fetch, two
 // ListOffsets) and compares.
 func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan) (*Check, error) {
+	// The groups' coordinators then come with the cluster's first answer.
+	ids := make([]string, len(plan.Groups))
+	for i, g := range plan.Groups {
+		ids[i] = g.Group
+	}
+	cl.ExpectGroups(ids)
 	info, err := cl.Cluster(ctx)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ type Client struct {
 	cancel    context.CancelFunc
 	sem       chan struct{}
 	corr      atomic.Int32
+	// answered: a request other than ApiVersions was answered (the
+	// handshake is not what fails after that: explainHandshake).
+	answered atomic.Bool
 
 	mu       sync.Mutex
 	versions map[int16]versionRange // broker-advertised API versions (intersection over brokers seen)
@@ -64,6 +67,14 @@ type Client struct {
 	discoveredAt time.Time
 	warm         map[string][]warmConn
 	dialled      map[string]bool
+	// expected are the groups ExpectGroups named, whose coordinators go
+	// behind kafka-go's first Metadata (piggyback.go); expectDone once
+	// they went.
+	expected   []string
+	expectDone bool
+	// flown once the first connection wrote its first flight
+	// (firstflight.go).
+	flown bool
 }
 
 type topicEntry struct {
@@ -187,42 +198,52 @@ func (r *rawRequest) RawExchange(rw io.ReadWriter) (protocol.Message, error) {
 	if _, err := io.ReadFull(rw, body); err != nil {
 		return nil, err
 	}
-	if got := int32(binary.BigEndian.Uint32(body)); got != r.corrID {
-		return nil, fmt.Errorf("correlation id mismatch for %s: sent %d, got %d", kmsg.NameForKey(r.req.Key()), r.corrID, got)
+	resp, err := decodeResponse(r.req, r.corrID, body)
+	if err != nil {
+		return nil, err
+	}
+	return &rawResponse{resp: resp}, nil
+}
+
+// decodeResponse decodes body, one answer frame after its size, as the
+// answer of correlation id corr to req.
+func decodeResponse(req kmsg.Request, corr int32, body []byte) (kmsg.Response, error) {
+	if got := int32(binary.BigEndian.Uint32(body)); got != corr {
+		return nil, fmt.Errorf("correlation id mismatch for %s: sent %d, got %d", kmsg.NameForKey(req.Key()), corr, got)
 	}
 	body = body[4:]
 	// Flexible responses carry a tag buffer in the header, except
 	// ApiVersions (KIP-511 keeps its header v0 so old clients can parse it).
-	if r.req.IsFlexible() && r.req.Key() != kmsg.ApiVersions.Int16() {
+	if req.IsFlexible() && req.Key() != kmsg.ApiVersions.Int16() {
 		if len(body) == 0 {
-			return nil, fmt.Errorf("truncated %s response", kmsg.NameForKey(r.req.Key()))
+			return nil, fmt.Errorf("truncated %s response", kmsg.NameForKey(req.Key()))
 		}
 		// The tag buffer is empty in practice; skip an uvarint count and
 		// any tags defensively.
 		ntags, used := binary.Uvarint(body)
 		if used <= 0 {
-			return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(r.req.Key()))
+			return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(req.Key()))
 		}
 		body = body[used:]
 		for i := uint64(0); i < ntags; i++ {
 			_, u1 := binary.Uvarint(body)
 			if u1 <= 0 {
-				return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(r.req.Key()))
+				return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(req.Key()))
 			}
 			body = body[u1:]
 			sz, u2 := binary.Uvarint(body)
 			if u2 <= 0 || uint64(len(body)-u2) < sz {
-				return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(r.req.Key()))
+				return nil, fmt.Errorf("malformed %s response header", kmsg.NameForKey(req.Key()))
 			}
 			body = body[u2+int(sz):]
 		}
 	}
-	resp := r.req.ResponseKind()
-	resp.SetVersion(r.req.GetVersion())
+	resp := req.ResponseKind()
+	resp.SetVersion(req.GetVersion())
 	if err := resp.ReadFrom(body); err != nil {
-		return nil, fmt.Errorf("decoding %s response: %w", kmsg.NameForKey(r.req.Key()), err)
+		return nil, fmt.Errorf("decoding %s response: %w", kmsg.NameForKey(req.Key()), err)
 	}
-	return &rawResponse{resp: resp}, nil
+	return resp, nil
 }
 
 // Broker routes the request to one broker of kafka-go's cached cluster
@@ -272,6 +293,9 @@ func (c *Client) roundTrip(ctx context.Context, broker int32, req kmsg.Request) 
 	rr, ok := m.(*rawResponse)
 	if !ok {
 		return nil, fmt.Errorf("unexpected response type %T", m)
+	}
+	if req.Key() != kmsg.ApiVersions.Int16() {
+		c.answered.Store(true)
 	}
 	return rr.resp, nil
 }

@@ -13,6 +13,9 @@ import (
 // request carries.
 const findCoordinatorBatch = 500
 
+// findCoordinatorMax is the newest FindCoordinator version kcg sends.
+const findCoordinatorMax = 4
+
 // coordinators returns the coordinator broker id of each group, from the
 // cache or from FindCoordinator (v4+: one request for many groups; older
 // brokers: one request per group, bounded in flight). A group whose
@@ -20,15 +23,18 @@ const findCoordinatorBatch = 500
 // engine on its own, so a batch that keeps hearing "not available" retries
 // only its own groups.
 func (c *Client) coordinators(ctx context.Context, groups []string) (map[string]int32, map[string]error, error) {
+	// The versions first: when they make the client connect, its first
+	// connection brings these coordinators (piggyback.go).
+	c.ExpectGroups(groups)
+	req := kmsg.NewPtrFindCoordinatorRequest()
+	v, ok, err := c.pickVersion(ctx, req, findCoordinatorMax)
+	if err != nil {
+		return nil, nil, err
+	}
 	out, missing := c.cachedCoordinators(groups)
 	errs := map[string]error{}
 	if len(missing) == 0 {
 		return out, errs, nil
-	}
-	req := kmsg.NewPtrFindCoordinatorRequest()
-	v, ok, err := c.pickVersion(ctx, req, 4)
-	if err != nil {
-		return nil, nil, err
 	}
 	if !ok {
 		return nil, nil, errors.New("the broker does not support the FindCoordinator API")

@@ -80,17 +80,17 @@ func (l listener) protocols() []string {
 }
 
 // explainHandshake probes the bootstrap servers once, with a short deadline,
-// after the first exchange failed with err, and returns a *HandshakeError
+// after an exchange failed with err before any but ApiVersions succeeded, and returns a *HandshakeError
 // when a listener speaks another security protocol than kcg's; otherwise
 // nil (the caller keeps its own error).
 func (c *Client) explainHandshake(ctx context.Context, err error) error {
 	if !handshakeSuspect(err) {
 		return nil
 	}
-	c.mu.Lock()
-	first := c.versions == nil
-	c.mu.Unlock()
-	if !first {
+	// Only while no request but ApiVersions was answered: a listener that
+	// wants SASL answers ApiVersions before the handshake too (kafka-go's
+	// first connection reads it), and closes the connection on the next.
+	if c.answered.Load() {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, handshakeProbeTimeout)

@@ -26,17 +26,22 @@ import (
 //     same address is answered from it without a round trip (the request
 //     is optional in the protocol: a broker serves a connection that never
 //     sent one);
-//   - once an address answered, a few connections to it are dialled ahead
-//     (TCP and TLS), and so are connections to every broker a Metadata or
-//     FindCoordinator answer names: kafka-go's next dial to that address
-//     takes one that is ready.
+//   - when kafka-go first dials an address, a few more connections to it
+//     are dialled at the same time (TCP and TLS): its next dials to that
+//     address take one that is ready.
 
-// warmPerAddr is how many connections are dialled ahead to an address:
-// as many as kcg has requests in flight (a describe of one group sends
-// three at once to its coordinator, the two describes and the offsets, and
-// three to each leader, the log bounds; --all-groups keeps all eight
-// busy). Those nothing takes are closed when the command ends.
-const warmPerAddr = maxInFlight
+// warmPerAddr is how many connections are dialled ahead to an address,
+// once per client, when kafka-go first dials it: as many as a command
+// about one group sends to one broker at once (the two describes, the
+// offsets and plan's listing at the coordinator; the three log bounds at a
+// leader). Not
+// maxInFlight: that many to every broker a command touches would be
+// connections most commands never use, against brokers that limit the
+// connections a client may open (max.connections.per.ip, connection
+// creation quotas). A command that sends more at once (describe
+// --all-groups) dials the rest as kafka-go does, a handshake each. Those
+// nothing takes are closed when the command ends.
+const warmPerAddr = 4
 
 // warmMaxAge is how long a connection dialled ahead stays usable: a
 // broker closes connections idle for connections.max.idle.ms (10 minutes
@@ -76,7 +81,7 @@ func (c *Client) keptAPIVersions(addr string) []byte {
 }
 
 // keepAPIVersions records addr's ApiVersions v0 answer body when it is a
-// successful one, and dials ahead to addr.
+// successful one.
 func (c *Client) keepAPIVersions(addr string, body []byte) {
 	r := kmsg.NewPtrApiVersionsResponse()
 	r.Version = 0
@@ -91,15 +96,11 @@ func (c *Client) keepAPIVersions(addr string, body []byte) {
 	if c.apiv == nil {
 		c.apiv = map[string][]byte{}
 	}
-	_, had := c.apiv[addr]
 	c.apiv[addr] = body
 	if c.captured == nil {
 		c.captured = v
 	}
 	c.mu.Unlock()
-	if !had {
-		c.dialAhead(addr)
-	}
 }
 
 // replayAPIVersions is the answer frame to an ApiVersions v0 request of

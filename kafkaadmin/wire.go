@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"io"
 	"net"
 	"strings"
@@ -121,6 +122,9 @@ func (c *Client) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	if kc := c.takeWarm(addr); kc != nil {
 		return kc, nil
 	}
+	// The next connections to addr, dialled while this one is: kafka-go
+	// opens one per concurrent request (warm.go).
+	c.dialAhead(addr)
 	d := net.Dialer{Timeout: 3 * time.Second} // kafka-go's default dialer
 	conn, err := d.DialContext(ctx, network, addr)
 	if err != nil {
@@ -213,6 +217,14 @@ type kafkaConn struct {
 	// capture: the first request was an ApiVersions v0 (kafka-go's),
 	// whose answer check keeps for the client.
 	capture bool
+	// piggy are requests written behind the last one, whose answers
+	// follow its answer (piggyback.go).
+	piggy []piggyback
+	// flight is what the first connection wrote behind kafka-go's
+	// ApiVersions, brokersMeta its Metadata answer, for kafka-go's own
+	// (firstflight.go).
+	flight      *firstFlight
+	brokersMeta *kmsg.MetadataResponse
 }
 
 func (k *kafkaConn) Write(p []byte) (int, error) {
@@ -224,9 +236,35 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 			return len(p), nil
 		}
 		k.capture = len(k.req) == 0
+		if extra, ff := k.cl.takeFirstFlight(); k.capture && ff != nil {
+			// One write, one packet (firstflight.go).
+			k.req = append(k.req, p[:12]...)
+			if _, err := k.Conn.Write(append(append([]byte(nil), p...), extra...)); err != nil {
+				return 0, err
+			}
+			k.flight = ff
+			return len(p), nil
+		}
+	}
+	if k.brokersMeta != nil && k.checked && len(k.head) == 0 {
+		if frame := answerBrokersMetadata(p, k.brokersMeta); frame != nil {
+			k.brokersMeta, k.head = nil, frame
+			return len(p), nil
+		}
 	}
 	if len(k.req) < 12 {
 		k.req = append(k.req, p[:min(len(p), 12-len(k.req))]...)
+	}
+	if k.cl != nil && k.checked && len(k.head) == 0 && k.piggy == nil {
+		if extra, pb := k.cl.takePiggyback(p); pb != nil {
+			// One write, one packet: the requests behind kafka-go's
+			// cost no round trip of their own.
+			if _, err := k.Conn.Write(append(append([]byte(nil), p...), extra...)); err != nil {
+				return 0, err
+			}
+			k.piggy = pb
+			return len(p), nil
+		}
 	}
 	return k.Conn.Write(p)
 }
@@ -234,6 +272,11 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 func (k *kafkaConn) Read(p []byte) (int, error) {
 	if !k.checked {
 		if err := k.check(); err != nil {
+			return 0, err
+		}
+	}
+	if len(k.piggy) > 0 && len(k.head) == 0 {
+		if err := k.readPiggybacked(); err != nil {
 			return 0, err
 		}
 	}
@@ -277,6 +320,9 @@ func (k *kafkaConn) check() error {
 		}
 		k.head = append(k.head, body...)
 		k.cl.keepAPIVersions(k.addr, body)
+		if k.flight != nil && !k.readFirstFlight() {
+			return k.redial()
+		}
 	}
 	return nil
 }
