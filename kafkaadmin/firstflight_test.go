@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/kcg-dev/kcg/connconfig"
+	"github.com/kcg-dev/kcg/internal/faultproxy"
 	"github.com/kcg-dev/kcg/kafkaadmin"
+	"github.com/segmentio/kafka-go/sasl/plain"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
@@ -83,5 +85,46 @@ func TestFirstFlight(t *testing.T) {
 				t.Errorf("Metadata versions %v: kafka-go's own Metadata was not sent after the dropped flight", metas)
 			}
 		})
+	}
+}
+
+// With SASL the first flight is not written (the handshake must come
+// first), and the coordinators go behind kafka-go's own Metadata instead
+// (piggyback.go): through a 100 ms each-way wire, a group's coordinator is
+// known after five round trips (TCP, ApiVersions, SaslHandshake,
+// SaslAuthenticate, Metadata with FindCoordinator), not six.
+func TestPiggybackUnderSASL(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser("PLAIN", "admin", "secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	pc, err := faultproxy.New(c.ListenAddrs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	const oneWay = 100 * time.Millisecond
+	if err := pc.SetAll(faultproxy.Fault{Mode: faultproxy.Latency, Delay: oneWay}); err != nil {
+		t.Fatal(err)
+	}
+	cl, err := kafkaadmin.New(connconfig.Config{Bootstrap: []string{pc.Bootstrap()}, SASL: plain.Mechanism{Username: "admin", Password: "secret"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	if _, err := cl.CoordinatorOf(ctx, "g"); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	t.Logf("coordinator after %v, %.1f round trips", took, float64(took)/float64(2*oneWay))
+	if limit := 6 * 2 * oneWay; took >= limit {
+		t.Errorf("the coordinator took %v: more than 5 round trips of %v", took, 2*oneWay)
+	}
+	if errs := pc.Errors(); len(errs) > 0 {
+		t.Errorf("proxy: %v", errs)
 	}
 }
