@@ -192,16 +192,21 @@ func (c *Check) Refusal(force bool) (warnings []string, err error) {
 	return warnings, &RefusedError{Reasons: reasons}
 }
 
+// planGroupIDs are the ids of plan's groups, in its order.
+func planGroupIDs(plan *resetplan.Plan) []string {
+	ids := make([]string, len(plan.Groups))
+	for i, g := range plan.Groups {
+		ids[i] = g.Group
+	}
+	return ids
+}
+
 // Preflight reads the live state of every group and partition of plan in a
 // bounded number of request phases (describe, offset fetch, two
 // ListOffsets) and compares.
 func Preflight(ctx context.Context, cl *kafkaadmin.Client, plan *resetplan.Plan) (*Check, error) {
 	// The groups' coordinators then come with the cluster's first answer.
-	ids := make([]string, len(plan.Groups))
-	for i, g := range plan.Groups {
-		ids[i] = g.Group
-	}
-	cl.ExpectGroups(ids)
+	cl.ExpectGroups(planGroupIDs(plan))
 	info, err := cl.Cluster(ctx)
 	if err != nil {
 		return nil, err
