@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kcg-dev/kcg/vocab"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -99,12 +100,15 @@ func (c *Client) fanOutTopics(ctx context.Context, tps []TopicPartition, qs []Of
 		wg      sync.WaitGroup
 	)
 	wg.Go(func() { meta, metaErr = c.Topics(ctx, slices.Sorted(maps.Keys(names))) })
+	// A partition given twice is asked once, as the engine's path asks
+	// it (4.4.0 answers a partition named twice twice, alike).
+	asked := vocab.Dedupe(tps)
 	answers := make([][]*kmsg.ListOffsetsResponse, len(qs)) // by phase, then broker
 	for i, q := range qs {
 		answers[i] = make([]*kmsg.ListOffsetsResponse, len(brokers))
 		for j, b := range brokers {
 			wg.Go(func() {
-				resp, err := c.roundTrip(ctx, b, listOffsets(v, q.Spec, q.Isolation).request(tps))
+				resp, err := c.roundTrip(ctx, b, listOffsets(v, q.Spec, q.Isolation).request(asked))
 				if err == nil {
 					answers[i][j], _ = resp.(*kmsg.ListOffsetsResponse)
 				}

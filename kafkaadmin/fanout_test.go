@@ -58,8 +58,8 @@ func countFanOut(e *kafkatest.Env, want int64, moved func()) *fanOutCounts {
 
 // fanOutFixture is a kfake cluster of brokers brokers with a topic of
 // four partitions holding 1 to 4 records, and the partitions to look up:
-// those four, a partition the topic does not have and one of a topic that
-// does not exist.
+// those four, a partition the topic does not have, one of a topic that
+// does not exist, and one of the four again (asked once).
 func fanOutFixture(t *testing.T, brokers int) (*kafkatest.Env, string, []kafkaadmin.TopicPartition) {
 	e := kafkatest.FakeBrokers(t, brokers)
 	topic := kafkatest.UniqueName(t, "t")
@@ -69,7 +69,7 @@ func fanOutFixture(t *testing.T, brokers int) (*kafkatest.Env, string, []kafkaad
 			e.Produce(t, topic, p, kafkatest.Record{Value: "v"})
 		}
 	}
-	tps := []kafkaadmin.TopicPartition{tp(topic, 0), tp(topic, 1), tp(topic, 2), tp(topic, 3), tp(topic, 9), tp(kafkatest.UniqueName(t, "gone"), 0)}
+	tps := []kafkaadmin.TopicPartition{tp(topic, 0), tp(topic, 1), tp(topic, 2), tp(topic, 3), tp(topic, 9), tp(kafkatest.UniqueName(t, "gone"), 0), tp(topic, 1)}
 	return e, topic, tps
 }
 
@@ -89,15 +89,16 @@ func sameAsLeaderPath(t *testing.T, e *kafkatest.Env, tps []kafkaadmin.TopicPart
 		if err != nil {
 			t.Fatal(err)
 		}
-		for j, p := range tps {
+		for _, p := range tps {
 			g, w := got[i][p], want[p]
 			if g.Offset != w.Offset || g.Timestamp != w.Timestamp || g.Found != w.Found || fmt.Sprint(g.Err) != fmt.Sprint(w.Err) {
 				t.Errorf("phase %+v %s: got %+v, the leader path %+v", q, p, g, w)
 			}
+			exists := p.Topic == tps[0].Topic && p.Partition < 4
 			switch {
-			case j < 4 && (g.Err != nil || (q.Spec == kafkaadmin.Latest && g.Offset != int64(j+1))):
-				t.Errorf("phase %+v %s: %+v, want offset %d", q, p, g, j+1)
-			case j >= 4 && !kafkaadminIsUnknown(g.Err):
+			case exists && (g.Err != nil || (q.Spec == kafkaadmin.Latest && g.Offset != int64(p.Partition+1))):
+				t.Errorf("phase %+v %s: %+v, want offset %d", q, p, g, p.Partition+1)
+			case !exists && !kafkaadminIsUnknown(g.Err):
 				t.Errorf("phase %+v %s: %v, want UNKNOWN_TOPIC_OR_PARTITION", q, p, g.Err)
 			}
 		}
@@ -198,4 +199,30 @@ func TestListOffsetsFanOutLeaderMoved(t *testing.T) {
 			sameAsLeaderPath(t, e, tps, qs, got)
 		})
 	}
+}
+
+// The fan-out's results on the test tier's cluster (a real broker with
+// KCG_TEST_BOOTSTRAP) are the leader-routed path's: existing partitions,
+// one asked twice, a partition the topic does not have, a topic that does
+// not exist, every phase.
+func TestListOffsetsFanOutBothTiers(t *testing.T) {
+	e := kafkatest.Cluster(t)
+	topic := kafkatest.UniqueName(t, "t")
+	e.CreateTopic(t, topic, 4)
+	for p := range 4 {
+		for range p + 1 {
+			e.Produce(t, topic, p, kafkatest.Record{Value: "v"})
+		}
+	}
+	tps := []kafkaadmin.TopicPartition{tp(topic, 0), tp(topic, 1), tp(topic, 2), tp(topic, 3), tp(topic, 9), tp(kafkatest.UniqueName(t, "gone"), 0), tp(topic, 1)}
+	cl := newClient(t, e)
+	ctx := ctxFor(t)
+	if _, err := cl.Cluster(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := cl.ListOffsetsAll(ctx, tps, fanOutPhases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAsLeaderPath(t, e, tps, fanOutPhases, got)
 }
