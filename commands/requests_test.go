@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -313,5 +314,49 @@ func TestOldBrokerSingleGroupRequests(t *testing.T) {
 	// kcg list shows each group's state: there it describes them all.
 	if d := counts[40]["list"]["DescribeGroups"]; d == 0 {
 		t.Errorf("kcg list on a 2.5 broker sent no DescribeGroups: it cannot show states")
+	}
+}
+
+// describe G reads its three ListOffsets phases beside the Metadata of
+// the topics on a cluster small enough for every phase to go to every
+// broker (kafkaadmin/fanout.go: two brokers, 2 × 3 requests and the
+// Metadata within the eight in flight), and one request per leader per
+// phase above that bound (three brokers), as before the fan-out; the lag
+// it shows is the same. One broker leads every partition, so the two
+// ways differ in their counts. kfake on both tiers: clusters of this test's own.
+func TestDescribeFanOutRequests(t *testing.T) {
+	for _, c := range []struct {
+		brokers int
+		fanOut  bool
+	}{{2, true}, {3, false}} {
+		t.Run(fmt.Sprintf("%d brokers", c.brokers), func(t *testing.T) {
+			e := kafkatest.FakeBrokers(t, c.brokers)
+			topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+			e.CreateTopic(t, topic, 3)
+			// One broker leads every partition: one request per phase
+			// by leader, one per broker by the fan-out.
+			for p := range 3 {
+				e.Produce(t, topic, p, kafkatest.Record{Value: "a"}, kafkatest.Record{Value: "b"}, kafkatest.Record{Value: "c"})
+				if err := e.Kfake.MoveTopicPartition(topic, int32(p), 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.Commit(t, group, topic, map[int32]int64{0: 1, 1: 2, 2: 3})
+			var r clitest.Result
+			n := countRequests(t, e, func() {
+				r = kcg(t, "describe", group, "-o", "json", "--bootstrap-server", e.Bootstrap)
+			})
+			r.MustCode(t, 0)
+			want := 3
+			if c.fanOut {
+				want = c.brokers * 3
+			}
+			if n["ListOffsets"] != want {
+				t.Errorf("%d ListOffsets requests, want %d (%s)", n["ListOffsets"], want, countsText(n))
+			}
+			if !strings.Contains(r.Stdout, `"totalLag": 3`) {
+				t.Errorf("describe: want a total lag of 3 (2 + 1 + 0):\n%s", r.Stdout)
+			}
+		})
 	}
 }
