@@ -95,33 +95,79 @@ func (c *Client) fanOutTopics(ctx context.Context, tps []TopicPartition, qs []Of
 	for _, tp := range tps {
 		names[tp.Topic] = true
 	}
-	var (
-		metaErr error
-		wg      sync.WaitGroup
-	)
-	wg.Go(func() { meta, metaErr = c.Topics(ctx, slices.Sorted(maps.Keys(names))) })
-	// A partition given twice is asked once, as the engine's path asks
-	// it (4.4.0 answers a partition named twice twice, alike).
-	asked := vocab.Dedupe(tps)
-	answers := make([][]*kmsg.ListOffsetsResponse, len(qs)) // by phase, then broker
-	for i, q := range qs {
-		answers[i] = make([]*kmsg.ListOffsetsResponse, len(brokers))
-		for j, b := range brokers {
-			wg.Go(func() {
-				resp, err := c.roundTrip(ctx, b, listOffsets(v, q.Spec, q.Isolation).request(asked))
-				if err == nil {
-					answers[i][j], _ = resp.(*kmsg.ListOffsetsResponse)
-				}
-			})
-		}
-	}
-	wg.Wait()
+	var metaErr error
+	metaDone := make(chan struct{})
+	go func() {
+		defer close(metaDone)
+		meta, metaErr = c.Topics(ctx, slices.Sorted(maps.Keys(names)))
+	}()
+	answers := c.sendFanOut(ctx, vocab.Dedupe(tps), qs, v, brokers)
+	<-metaDone
 	if metaErr != nil {
+		answers.abandon()
 		return nil, nil, true, metaErr
 	}
-	got, err = c.settleFanOut(ctx, tps, qs, v, meta, leadersOf(meta, tps), brokers, answers)
+	leaders := leadersOf(meta, tps)
+	got, err = c.settleFanOut(ctx, tps, qs, v, meta, leaders, brokers, answers.of(leaders))
 	return meta, got, true, err
 }
+
+// fanOutAnswers are the ListOffsets answers of every phase from every
+// broker, as they come in.
+type fanOutAnswers struct {
+	cancel  context.CancelFunc
+	brokers []int32
+	done    [][]chan struct{}             // by phase, then broker
+	resp    [][]*kmsg.ListOffsetsResponse // set before done closes; nil when the request failed
+}
+
+// sendFanOut sends each phase of qs for asked to every broker, at once.
+// A partition given twice is asked once, as the engine's path asks it.
+func (c *Client) sendFanOut(ctx context.Context, asked []TopicPartition, qs []OffsetQuery, v int16, brokers []int32) *fanOutAnswers {
+	ctx, cancel := context.WithCancel(ctx)
+	a := &fanOutAnswers{cancel: cancel, brokers: brokers, done: make([][]chan struct{}, len(qs)), resp: make([][]*kmsg.ListOffsetsResponse, len(qs))}
+	for i, q := range qs {
+		a.done[i] = make([]chan struct{}, len(brokers))
+		a.resp[i] = make([]*kmsg.ListOffsetsResponse, len(brokers))
+		for j, b := range brokers {
+			a.done[i][j] = make(chan struct{})
+			go func() {
+				defer close(a.done[i][j])
+				resp, err := c.roundTrip(ctx, b, listOffsets(v, q.Spec, q.Isolation).request(asked))
+				if err == nil {
+					a.resp[i][j], _ = resp.(*kmsg.ListOffsetsResponse)
+				}
+			}()
+		}
+	}
+	return a
+}
+
+// of waits for the answers of the brokers that lead some partition (by
+// leaders) and returns them, nil for the others, whose requests are
+// abandoned: a broker that leads none of them (or one kcg cannot reach)
+// holds nothing up, as it would not on the leader-routed path.
+func (a *fanOutAnswers) of(leaders map[TopicPartition]int32) [][]*kmsg.ListOffsetsResponse {
+	lead := map[int32]bool{}
+	for _, l := range leaders {
+		lead[l] = true
+	}
+	out := make([][]*kmsg.ListOffsetsResponse, len(a.done))
+	for i := range a.done {
+		out[i] = make([]*kmsg.ListOffsetsResponse, len(a.brokers))
+		for j, b := range a.brokers {
+			if lead[b] {
+				<-a.done[i][j]
+				out[i][j] = a.resp[i][j]
+			}
+		}
+	}
+	a.abandon()
+	return out
+}
+
+// abandon ends the requests still out.
+func (a *fanOutAnswers) abandon() { a.cancel() }
 
 // leadersOf is the leader meta names for each of tps that has one.
 func leadersOf(meta map[string]TopicInfo, tps []TopicPartition) map[TopicPartition]int32 {

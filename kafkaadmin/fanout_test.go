@@ -226,3 +226,42 @@ func TestListOffsetsFanOutBothTiers(t *testing.T) {
 	}
 	sameAsLeaderPath(t, e, tps, fanOutPhases, got)
 }
+
+// A broker that leads none of the partitions holds nothing up: once the
+// Metadata and the leaders have answered, the fan-out's request to it is
+// abandoned, as the leader-routed path would not have asked it (here it
+// does not answer for 5 s).
+func TestListOffsetsFanOutIdleBrokerNotAwaited(t *testing.T) {
+	e, topic, tps := fanOutFixture(t, 2)
+	for p := range int32(4) {
+		if err := e.Kfake.MoveTopicPartition(topic, p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cl := newClient(t, e)
+	ctx := ctxFor(t)
+	if _, err := cl.Cluster(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The Metadata waits until all four requests reached the brokers.
+	countFanOut(e, 4, nil)
+	var held atomic.Int64
+	e.Kfake.ControlKey(int16(kmsg.ListOffsets), func(kmsg.Request) (kmsg.Response, error, bool) {
+		e.Kfake.KeepControl()
+		if e.Kfake.CurrentNode() == 1 {
+			held.Add(1)
+			e.Kfake.SleepControl(func() { time.Sleep(5 * time.Second) })
+		}
+		return nil, nil, false
+	})
+	start := time.Now()
+	got, err := cl.ListOffsetsAll(ctx, tps, fanOutPhases[:2])
+	took := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held.Load() != 2 || took > 2*time.Second {
+		t.Errorf("%d requests held at the idle broker, the call took %v; want 2 and well under 5 s", held.Load(), took.Round(time.Millisecond))
+	}
+	sameAsLeaderPath(t, e, tps, fanOutPhases[:2], got)
+}
