@@ -20,7 +20,8 @@ import (
 // every partition goes to every broker at once, beside the Metadata, and
 // for each partition the answer of the leader that Metadata names is
 // kept: one round trip. The brokers that do not lead a partition answer
-// NOT_LEADER_OR_FOLLOWER for it; those answers are dropped unread. Every
+// NOT_LEADER_OR_FOLLOWER for it; those answers are dropped unread, and a
+// broker that leads none of them is not waited for. Every
 // partition without a successful answer from its leader (no leader, a
 // leader that moved, a topic or partition that does not exist, a broker
 // whose request failed) then goes through the leader-routed path with
