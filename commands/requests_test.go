@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -320,39 +321,55 @@ func TestOldBrokerSingleGroupRequests(t *testing.T) {
 // describe G reads its three ListOffsets phases beside the Metadata of
 // the topics on a cluster small enough for every phase to go to every
 // broker (kafkaadmin/fanout.go: two brokers, 2 × 3 requests and the
-// Metadata within the eight in flight), and one request per leader per
-// phase above that bound (three brokers), as before the fan-out; the lag
-// it shows is the same. One broker leads every partition, so the two
-// ways differ in their counts. kfake on both tiers: clusters of this test's own.
+// Metadata within the eight in flight): all six reach the brokers while
+// that Metadata is held unanswered. Above that bound (three brokers) none
+// is sent before the Metadata answers, and there is one per leader per
+// phase, as before the fan-out. The lag shown is the same. kfake on both
+// tiers: clusters of this test's own.
 func TestDescribeFanOutRequests(t *testing.T) {
 	for _, c := range []struct {
 		brokers int
-		fanOut  bool
-	}{{2, true}, {3, false}} {
+		leaders []int32 // of partitions 0, 1, 2
+		early   int     // ListOffsets sent before the Metadata answered
+		total   int     // ListOffsets in all
+	}{{2, []int32{0, 0, 1}, 6, 6}, {3, []int32{0, 0, 0}, 0, 3}} {
 		t.Run(fmt.Sprintf("%d brokers", c.brokers), func(t *testing.T) {
 			e := kafkatest.FakeBrokers(t, c.brokers)
 			topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
 			e.CreateTopic(t, topic, 3)
-			// One broker leads every partition: one request per phase
-			// by leader, one per broker by the fan-out.
-			for p := range 3 {
+			for p, l := range c.leaders {
 				e.Produce(t, topic, p, kafkatest.Record{Value: "a"}, kafkatest.Record{Value: "b"}, kafkatest.Record{Value: "c"})
-				if err := e.Kfake.MoveTopicPartition(topic, int32(p), 0); err != nil {
+				if err := e.Kfake.MoveTopicPartition(topic, int32(p), l); err != nil {
 					t.Fatal(err)
 				}
 			}
 			e.Commit(t, group, topic, map[int32]int64{0: 1, 1: 2, 2: 3})
 			var r clitest.Result
+			var listed, early atomic.Int64
+			early.Store(-1)
 			n := countRequests(t, e, func() {
+				e.Kfake.ControlKey(int16(kmsg.ListOffsets), func(kmsg.Request) (kmsg.Response, error, bool) {
+					e.Kfake.KeepControl()
+					listed.Add(1)
+					return nil, nil, false
+				})
+				e.Kfake.ControlKey(int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, error, bool) {
+					e.Kfake.KeepControl()
+					if len(req.(*kmsg.MetadataRequest).Topics) > 0 && early.Load() < 0 {
+						e.Kfake.SleepControl(func() {
+							for end := time.Now().Add(time.Second); listed.Load() < 6 && time.Now().Before(end); {
+								time.Sleep(2 * time.Millisecond)
+							}
+							early.Store(listed.Load())
+						})
+					}
+					return nil, nil, false
+				})
 				r = kcg(t, "describe", group, "-o", "json", "--bootstrap-server", e.Bootstrap)
 			})
 			r.MustCode(t, 0)
-			want := 3
-			if c.fanOut {
-				want = c.brokers * 3
-			}
-			if n["ListOffsets"] != want {
-				t.Errorf("%d ListOffsets requests, want %d (%s)", n["ListOffsets"], want, countsText(n))
+			if got := early.Load(); got != int64(c.early) || n["ListOffsets"] != c.total {
+				t.Errorf("%d ListOffsets requests, %d of them before the Metadata answered; want %d and %d (%s)", n["ListOffsets"], got, c.total, c.early, countsText(n))
 			}
 			if !strings.Contains(r.Stdout, `"totalLag": 3`) {
 				t.Errorf("describe: want a total lag of 3 (2 + 1 + 0):\n%s", r.Stdout)
