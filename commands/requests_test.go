@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/kcg-dev/kcg/internal/clitest"
 	"github.com/kcg-dev/kcg/internal/kafkatest"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
@@ -313,5 +315,65 @@ func TestOldBrokerSingleGroupRequests(t *testing.T) {
 	// kcg list shows each group's state: there it describes them all.
 	if d := counts[40]["list"]["DescribeGroups"]; d == 0 {
 		t.Errorf("kcg list on a 2.5 broker sent no DescribeGroups: it cannot show states")
+	}
+}
+
+// describe G reads its three ListOffsets phases beside the Metadata of
+// the topics on a cluster small enough for every phase to go to every
+// broker (kafkaadmin/fanout.go: two brokers, 2 × 3 requests and the
+// Metadata within the eight in flight): all six reach the brokers while
+// that Metadata is held unanswered. Above that bound (three brokers) none
+// is sent before the Metadata answers, and there is one per leader per
+// phase, as before the fan-out. The lag shown is the same. kfake on both
+// tiers: clusters of this test's own.
+func TestDescribeFanOutRequests(t *testing.T) {
+	for _, c := range []struct {
+		brokers int
+		leaders []int32 // of partitions 0, 1, 2
+		early   int     // ListOffsets sent before the Metadata answered
+		total   int     // ListOffsets in all
+	}{{2, []int32{0, 0, 1}, 6, 6}, {3, []int32{0, 0, 0}, 0, 3}} {
+		t.Run(fmt.Sprintf("%d brokers", c.brokers), func(t *testing.T) {
+			e := kafkatest.FakeBrokers(t, c.brokers)
+			topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
+			e.CreateTopic(t, topic, 3)
+			for p, l := range c.leaders {
+				e.Produce(t, topic, p, kafkatest.Record{Value: "a"}, kafkatest.Record{Value: "b"}, kafkatest.Record{Value: "c"})
+				if err := e.Kfake.MoveTopicPartition(topic, int32(p), l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.Commit(t, group, topic, map[int32]int64{0: 1, 1: 2, 2: 3})
+			var r clitest.Result
+			var listed, early atomic.Int64
+			early.Store(-1)
+			n := countRequests(t, e, func() {
+				e.Kfake.ControlKey(int16(kmsg.ListOffsets), func(kmsg.Request) (kmsg.Response, error, bool) {
+					e.Kfake.KeepControl()
+					listed.Add(1)
+					return nil, nil, false
+				})
+				e.Kfake.ControlKey(int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, error, bool) {
+					e.Kfake.KeepControl()
+					if len(req.(*kmsg.MetadataRequest).Topics) > 0 && early.Load() < 0 {
+						e.Kfake.SleepControl(func() {
+							for end := time.Now().Add(time.Second); listed.Load() < 6 && time.Now().Before(end); {
+								time.Sleep(2 * time.Millisecond)
+							}
+							early.Store(listed.Load())
+						})
+					}
+					return nil, nil, false
+				})
+				r = kcg(t, "describe", group, "-o", "json", "--bootstrap-server", e.Bootstrap)
+			})
+			r.MustCode(t, 0)
+			if got := early.Load(); got != int64(c.early) || n["ListOffsets"] != c.total {
+				t.Errorf("%d ListOffsets requests, %d of them before the Metadata answered; want %d and %d (%s)", n["ListOffsets"], got, c.total, c.early, countsText(n))
+			}
+			if !strings.Contains(r.Stdout, `"totalLag": 3`) {
+				t.Errorf("describe: want a total lag of 3 (2 + 1 + 0):\n%s", r.Stdout)
+			}
+		})
 	}
 }

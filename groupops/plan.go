@@ -182,9 +182,15 @@ func sourceCommits(src Group) (map[TopicPartition]int64, error) {
 }
 
 // BuildPlan resolves r for groups with the Java tool's semantics
-// (resetplan.Build), reading the log offsets it needs in batched phases.
+// (resetplan.Build), reading the log offsets it needs in batched phases
+// (with --all-topics on a small cluster, beside the Metadata of their
+// topics: prefetchBounds).
 func BuildPlan(ctx context.Context, cl *kafkaadmin.Client, info kafkaadmin.ClusterInfo, groups []resetplan.GroupSnapshot, r PlanRequest) (*resetplan.Plan, []resetplan.Warning, error) {
-	return resetplan.Build(ctx, Lookup{cl}, resetplan.Request{
+	lookup := prefetchBounds(ctx, cl, groups, r)
+	if lookup == nil {
+		lookup = Lookup{cl}
+	}
+	return resetplan.Build(ctx, lookup, resetplan.Request{
 		Groups:      groups,
 		Scope:       r.Scope,
 		Strategy:    r.Strategy,

@@ -33,3 +33,14 @@ func (c *Client) SupportsForTest(ctx context.Context, req kmsg.Request, minVersi
 	r, ok := vs[req.Key()]
 	return ok && r.max >= minVersion, nil
 }
+
+// ListOffsetsLeaderPathForTest is one ListOffsets phase by the
+// leader-routed path alone, never the fan-out (fanout.go): the results
+// the fan-out must give.
+func (c *Client) ListOffsetsLeaderPathForTest(ctx context.Context, tps []TopicPartition, q OffsetQuery) (map[TopicPartition]ListedOffset, error) {
+	v, err := c.listOffsetsVersion(ctx, []OffsetQuery{q})
+	if err != nil {
+		return nil, err
+	}
+	return c.listOffsetsRouted(ctx, tps, q, v, nil)
+}

@@ -217,21 +217,50 @@ const (
 // ReadCommitted, Latest is the last stable offset. It needs ListOffsets v2
 // or later for ReadCommitted.
 func (c *Client) ListOffsetsIsolated(ctx context.Context, tps []TopicPartition, spec int64, isolation int8) (map[TopicPartition]ListedOffset, error) {
+	if len(tps) == 0 {
+		return make(map[TopicPartition]ListedOffset), nil
+	}
+	qs := []OffsetQuery{{Spec: spec, Isolation: isolation}}
+	v, err := c.listOffsetsVersion(ctx, qs)
+	if err != nil {
+		return nil, err
+	}
+	if got, ok, err := c.fanOut(ctx, tps, qs, v); ok {
+		if err != nil {
+			return nil, err
+		}
+		return got[0], nil
+	}
+	return c.listOffsetsRouted(ctx, tps, qs[0], v, nil)
+}
+
+// listOffsetsVersion is the ListOffsets version for the queries qs, or
+// why the broker cannot answer one of them.
+func (c *Client) listOffsetsVersion(ctx context.Context, qs []OffsetQuery) (int16, error) {
+	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrListOffsetsRequest(), 7)
+	if err != nil {
+		return 0, err
+	}
+	if !ok || v < 1 {
+		return 0, errors.New("the broker does not support ListOffsets v1 or later")
+	}
+	for _, q := range qs {
+		if q.Isolation != ReadUncommitted && v < 2 {
+			return 0, errors.New("the broker does not support read-committed ListOffsets (v2 or later)")
+		}
+	}
+	return v, nil
+}
+
+// listOffsetsRouted is one ListOffsets phase at version v through the
+// engine: one request per partition leader, the leaders from known (when
+// not nil), a Metadata answer of a moment ago, or a Metadata request.
+func (c *Client) listOffsetsRouted(ctx context.Context, tps []TopicPartition, q OffsetQuery, v int16, known map[string]TopicInfo) (map[TopicPartition]ListedOffset, error) {
 	out := make(map[TopicPartition]ListedOffset, len(tps))
 	if len(tps) == 0 {
 		return out, nil
 	}
-	v, ok, err := c.pickVersion(ctx, kmsg.NewPtrListOffsetsRequest(), 7)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || v < 1 {
-		return nil, errors.New("the broker does not support ListOffsets v1 or later")
-	}
-	if isolation != ReadUncommitted && v < 2 {
-		return nil, errors.New("the broker does not support read-committed ListOffsets (v2 or later)")
-	}
-	listed, errs, err := shard(ctx, c, c.leaderRouter("ListOffsets"), listOffsets(v, spec, isolation), tps)
+	listed, errs, err := shard(ctx, c, c.leaderRouterKnown("ListOffsets", known), listOffsets(v, q.Spec, q.Isolation), tps)
 	if err != nil {
 		return nil, err
 	}
@@ -285,11 +314,7 @@ func listOffsets(v int16, spec int64, isolation int8) *sharded[TopicPartition, L
 						}
 						continue
 					}
-					lo := ListedOffset{Offset: p.Offset, Timestamp: p.Timestamp, Found: true}
-					if spec >= 0 && p.Offset < 0 {
-						lo.Found = false
-					}
-					r.set(tp, lo)
+					r.set(tp, listed(spec, &p))
 				}
 			}
 			return nil
@@ -301,15 +326,25 @@ func listOffsets(v int16, spec int64, isolation int8) *sharded[TopicPartition, L
 	}
 }
 
+// listed is a partition's successful ListOffsets answer to a lookup at
+// spec.
+func listed(spec int64, p *kmsg.ListOffsetsResponseTopicPartition) ListedOffset {
+	lo := ListedOffset{Offset: p.Offset, Timestamp: p.Timestamp, Found: true}
+	if spec >= 0 && p.Offset < 0 {
+		lo.Found = false
+	}
+	return lo
+}
+
 // partitionLeaders groups pending by partition leader.
 // Partitions of a topic that does not exist, or that the topic does not
 // have, are in failed; partitions without a leader right now are in
 // noLeader, for the caller to retry. The first attempt reuses leaders seen
 // a moment ago (a leader that moved answers NOT_LEADER_OR_FOLLOWER, and
 // the retry asks Metadata again); err is set only when Metadata fails.
-func (c *Client) partitionLeaders(ctx context.Context, pending []TopicPartition, attempt int) (byLeader map[int32][]TopicPartition, failed map[TopicPartition]error, noLeader []TopicPartition, err error) {
-	var meta map[string]TopicInfo
-	if attempt == 0 {
+// meta, when not nil, is the answer to route by (the fan-out's, fanout.go).
+func (c *Client) partitionLeaders(ctx context.Context, pending []TopicPartition, attempt int, meta map[string]TopicInfo) (byLeader map[int32][]TopicPartition, failed map[TopicPartition]error, noLeader []TopicPartition, err error) {
+	if meta == nil && attempt == 0 {
 		meta = c.cachedTopics(pending)
 	}
 	if meta == nil {
@@ -407,13 +442,29 @@ type OffsetQuery struct {
 }
 
 // ListOffsetsAll is ListOffsetsIsolated for each query, the phases in
-// flight together: one Metadata answer names the partitions' leaders for
-// all of them (asked first unless a moment-old answer does), then each
-// phase sends its request per leader. Three phases one after the other
-// were three round trips to each leader. The results are in the order of
-// qs; the call fails when any phase fails.
+// flight together. On a small cluster whose brokers are known (fanOut)
+// every phase goes to every broker beside the Metadata of the topics: one
+// round trip. Otherwise one Metadata answer names the partitions' leaders
+// for all of them (asked first unless a moment-old answer does), then
+// each phase sends its request per leader. Three phases one after the
+// other were three round trips to each leader. The results are in the
+// order of qs; the call fails when any phase fails.
 func (c *Client) ListOffsetsAll(ctx context.Context, tps []TopicPartition, qs []OffsetQuery) ([]map[TopicPartition]ListedOffset, error) {
-	if len(tps) > 0 && len(qs) > 1 && c.cachedTopics(tps) == nil {
+	out := make([]map[TopicPartition]ListedOffset, len(qs))
+	if len(tps) == 0 {
+		for i := range out {
+			out[i] = map[TopicPartition]ListedOffset{}
+		}
+		return out, nil
+	}
+	v, err := c.listOffsetsVersion(ctx, qs)
+	if err != nil {
+		return nil, err
+	}
+	if got, ok, err := c.fanOut(ctx, tps, qs, v); ok {
+		return got, err
+	}
+	if len(qs) > 1 && c.cachedTopics(tps) == nil {
 		names := map[string]bool{}
 		for _, tp := range tps {
 			names[tp.Topic] = true
@@ -422,15 +473,10 @@ func (c *Client) ListOffsetsAll(ctx context.Context, tps []TopicPartition, qs []
 			return nil, err
 		}
 	}
-	out := make([]map[TopicPartition]ListedOffset, len(qs))
 	errs := make([]error, len(qs))
 	var wg sync.WaitGroup
 	for i, q := range qs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i], errs[i] = c.ListOffsetsIsolated(ctx, tps, q.Spec, q.Isolation)
-		}()
+		wg.Go(func() { out[i], errs[i] = c.listOffsetsRouted(ctx, tps, q, v, nil) })
 	}
 	wg.Wait()
 	for _, err := range errs {

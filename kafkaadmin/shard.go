@@ -469,10 +469,21 @@ func (c *Client) coordinatorRouter() router[string] {
 // names the request in the error of a partition that stays without a
 // leader. A context that ends during a wait fails the call.
 func (c *Client) leaderRouter(op string) router[TopicPartition] {
+	return c.leaderRouterKnown(op, nil)
+}
+
+// leaderRouterKnown is leaderRouter whose first round routes by known (a
+// Metadata answer of those partitions' topics just read) when it is not
+// nil; the rounds after it ask again, as leaderRouter's do.
+func (c *Client) leaderRouterKnown(op string, known map[string]TopicInfo) router[TopicPartition] {
 	return router[TopicPartition]{
 		retries: listOffsetsRetries,
 		route: func(ctx context.Context, pending []TopicPartition, attempt int) (routed[TopicPartition], error) {
-			byLeader, failed, noLeader, err := c.partitionLeaders(ctx, pending, attempt)
+			var meta map[string]TopicInfo
+			if attempt == 0 {
+				meta = known
+			}
+			byLeader, failed, noLeader, err := c.partitionLeaders(ctx, pending, attempt, meta)
 			if err != nil {
 				return routed[TopicPartition]{}, err
 			}
