@@ -227,8 +227,15 @@ func TestDescribeOneGroupRequests(t *testing.T) {
 // Metadata for every topic every second or less.
 func privateFake(t *testing.T) (*kafkatest.Env, string) {
 	t.Helper()
+	return privateFakeOf(t, 1)
+}
+
+// privateFakeOf is privateFake with brokers brokers; Bootstrap is the
+// first one's address.
+func privateFakeOf(t *testing.T, brokers int) (*kafkatest.Env, string) {
+	t.Helper()
 	topic, group := kafkatest.UniqueName(t, "t"), kafkatest.UniqueName(t, "g")
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(2, topic))
+	c, err := kfake.NewCluster(kfake.NumBrokers(brokers), kfake.SeedTopics(2, topic))
 	if err != nil {
 		t.Fatal(err)
 	}

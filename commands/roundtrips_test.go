@@ -59,3 +59,45 @@ func TestRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundTripsThreeBrokers: the same through a proxy per broker of a
+// three-broker kfake cluster, all three given as the bootstrap servers, as
+// operators give them. The bootstrap probe asks every address at once
+// (kafkaadmin/bootstrap.go) and carries the first flight, and kafka-go
+// takes the probes' connections (no handshake of its own): the
+// coordinator's among them. describe's three log-bound phases to three
+// brokers are above the fan-out's bound (its Metadata first: 5); plan's
+// two are within it (4).
+func TestRoundTripsThreeBrokers(t *testing.T) {
+	const oneWay = 100 * time.Millisecond
+	rtt := 2 * oneWay
+	e, group := privateFakeOf(t, 3)
+	pc, err := faultproxy.New(e.Kfake.ListenAddrs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pc.Close()
+		if errs := pc.Errors(); len(errs) > 0 {
+			t.Errorf("fault proxy errors: %v", errs)
+		}
+	})
+	if err := pc.SetAll(faultproxy.Fault{Mode: faultproxy.Latency, Delay: oneWay}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		trips int
+	}{
+		{[]string{"describe", group}, 5},
+		{[]string{"plan", group, "--all-topics", "--to-earliest", "--out", "-"}, 4},
+	} {
+		start := time.Now()
+		kcg(t, append(c.args, "--bootstrap-server", pc.Bootstrap())...).MustCode(t, 0)
+		took := time.Since(start)
+		t.Logf("%v: %v, %.1f round trips of %v", c.args, took.Round(time.Millisecond), float64(took)/float64(rtt), rtt)
+		if limit := time.Duration(c.trips+1) * rtt; took >= limit {
+			t.Errorf("%v took %v at a %v round trip: more than its %d sequential round trips (limit %v)", c.args, took.Round(time.Millisecond), rtt, c.trips, limit)
+		}
+	}
+}

@@ -93,15 +93,32 @@ func (c *Client) probeBootstrap(ctx context.Context) net.Addr {
 
 // probe sends an ApiVersions v0 request to addr (over TLS when the client
 // uses it; brokers answer ApiVersions before SASL) and reads its answer.
+// Without SASL the first flight goes behind it (firstflight.go). A probe
+// that answered is not wasted: its connection, its ApiVersions and
+// Metadata answers kept, waits for kafka-go's first dial to addr (warm.go),
+// which then costs no round trip.
 func (c *Client) probe(ctx context.Context, addr string) error {
+	if len(c.expectedGroups()) > 0 {
+		// A command about named groups sends its reads to their
+		// coordinators, a few at once (each takes a connection of its
+		// own in kafka-go), the moment the probe's first flight has
+		// answered: a connection dialled then costs them its
+		// handshake's round trip, one dialled now costs nothing.
+		c.dialAhead(addr)
+	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
-	defer stop()
+	kept := false
+	defer func() {
+		if !kept {
+			stop()
+			_ = conn.Close()
+		}
+	}()
 	if c.cfg.TLS != nil {
 		cfg := c.cfg.TLS.Clone()
 		if cfg.ServerName == "" {
@@ -118,15 +135,30 @@ func (c *Client) probe(ctx context.Context, addr string) error {
 	req.Version = 0
 	const corr = 1
 	f := kmsg.NewRequestFormatter(kmsg.FormatterClientID(c.transport.ClientID))
-	if _, err := conn.Write(f.AppendRequest(nil, req, corr)); err != nil {
+	frame := f.AppendRequest(nil, req, corr)
+	var extra []byte
+	var ff *firstFlight
+	if c.cfg.SASL == nil {
+		extra, ff = c.flightRequests(c.expectedGroups())
+	}
+	if _, err := conn.Write(append(append([]byte(nil), frame...), extra...)); err != nil {
 		return err
 	}
-	var hdr [8]byte
-	if _, err := io.ReadFull(conn, hdr[:]); err != nil {
+	answer, err := readFrame(conn)
+	if err != nil {
 		return err
 	}
-	if !plausibleFirstFrame(hdr[:], corr) {
+	if !plausibleFirstFrame(answer[:8], corr) {
 		return io.ErrUnexpectedEOF
+	}
+	c.keepAPIVersions(addr, answer[8:])
+	kc := &kafkaConn{Conn: conn, addr: addr, cl: c, tls: c.cfg.TLS != nil, checked: true, req: frame[:12], flight: ff}
+	if ff != nil && !kc.readFirstFlight() {
+		return nil // answered; the connection is lost (an older broker)
+	}
+	if stop() {
+		kept = true
+		c.keepWarm(addr, kc)
 	}
 	return nil
 }

@@ -59,8 +59,11 @@ type Client struct {
 	// correlation id), captured the first answers the ranges
 	// kcg picks its versions from, warm holds connections dialled ahead
 	// and dialled the addresses dialled ahead once (warm.go).
-	apiv     map[string][]byte
-	captured map[int16]versionRange
+	apiv map[string][]byte
+	// apivFirst is the first address's, for the addresses that gave none
+	// yet (replayAPIVersions).
+	apivFirst []byte
+	captured  map[int16]versionRange
 	// discovered is the cluster kafka-go's first connection described,
 	// for the first Cluster call (warm.go).
 	discovered   *ClusterInfo

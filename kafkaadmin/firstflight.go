@@ -56,12 +56,20 @@ func (c *Client) takeFirstFlight() ([]byte, *firstFlight) {
 	}
 	c.flown = true
 	groups := c.expected
-	if len(groups) > maxPiggybackGroups {
-		groups = nil
-	} else if len(groups) > 0 {
+	if len(groups) > 0 && len(groups) <= maxPiggybackGroups {
 		c.expected, c.expectDone = nil, true
 	}
 	c.mu.Unlock()
+	return c.flightRequests(groups)
+}
+
+// flightRequests are the first flight's requests, encoded: the Metadata
+// of no topic and, for at most maxPiggybackGroups groups, a
+// FindCoordinator of each.
+func (c *Client) flightRequests(groups []string) ([]byte, *firstFlight) {
+	if len(groups) > maxPiggybackGroups {
+		groups = nil
+	}
 	f := kmsg.NewRequestFormatter(kmsg.FormatterClientID(c.transport.ClientID))
 	meta := kmsg.NewPtrMetadataRequest()
 	meta.Version = firstFlightMetadata
@@ -103,6 +111,14 @@ func (k *kafkaConn) readFirstFlight() bool {
 		}
 	}
 	k.brokersMeta = resp.(*kmsg.MetadataResponse)
+	if len(ff.coords) > 0 && 2*len(k.brokersMeta.Brokers)+1 <= maxInFlight {
+		// Groups to read: their log bounds go to every broker of a
+		// cluster this small (fanout.go), whose connections are
+		// dialled now, while the describes are in flight.
+		for _, b := range k.brokersMeta.Brokers {
+			k.cl.dialAhead(brokerAddr(Broker{Host: b.Host, Port: b.Port}))
+		}
+	}
 	return true
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -51,6 +53,13 @@ func (c *Client) ExpectGroups(groups []string) {
 		return
 	}
 	c.expected = append([]string(nil), groups...)
+}
+
+// expectedGroups are the groups ExpectGroups named, not yet looked up.
+func (c *Client) expectedGroups() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.expected
 }
 
 // takePiggyback returns, once, the FindCoordinator requests of the
@@ -170,5 +179,12 @@ func (c *Client) keepCoordinators(groups []string, fr *kmsg.FindCoordinatorRespo
 		c.mu.Lock()
 		c.coords[g] = b.ID
 		c.mu.Unlock()
+		// The group's reads go there next.
+		c.dialAhead(brokerAddr(b))
 	}
+}
+
+// brokerAddr is b's address as kafka-go dials it.
+func brokerAddr(b Broker) string {
+	return net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port)))
 }

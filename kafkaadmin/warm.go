@@ -73,11 +73,15 @@ func apiVersionsV0(frame []byte) (int32, bool) {
 }
 
 // keptAPIVersions is the ApiVersions v0 answer body (after the
-// correlation id) that addr gave, or nil.
-func (c *Client) keptAPIVersions(addr string) []byte {
+// correlation id) that addr gave; when addr gave none yet, the first one
+// any address of the cluster gave, and own false.
+func (c *Client) keptAPIVersions(addr string) (body []byte, own bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.apiv[addr]
+	if body = c.apiv[addr]; body != nil {
+		return body, true
+	}
+	return c.apivFirst, false
 }
 
 // keepAPIVersions records addr's ApiVersions v0 answer body when it is a
@@ -98,23 +102,28 @@ func (c *Client) keepAPIVersions(addr string, body []byte) {
 	}
 	c.apiv[addr] = body
 	if c.captured == nil {
-		c.captured = v
+		c.captured, c.apivFirst = v, body
 	}
 	c.mu.Unlock()
 }
 
 // replayAPIVersions is the answer frame to an ApiVersions v0 request of
-// correlation id corr to addr, from the answer addr gave before; nil when
-// it gave none yet.
-func (c *Client) replayAPIVersions(addr string, corr int32) []byte {
-	body := c.keptAPIVersions(addr)
+// correlation id corr to addr, from the answer addr gave before or, for an
+// address that gave none yet, another broker of the cluster's (own
+// false); nil when no address answered yet. Another broker's answer is
+// safe to give kafka-go: it picks from it only the versions of its own
+// codecs, which on a broker's connection serve the SASL handshake (every
+// broker since 1.0 takes the versions it picks), and kcg's requests
+// already go at the versions of the first answer to every broker.
+func (c *Client) replayAPIVersions(addr string, corr int32) (frame []byte, own bool) {
+	body, own := c.keptAPIVersions(addr)
 	if body == nil {
-		return nil
+		return nil, false
 	}
-	frame := make([]byte, 8, 8+len(body))
+	frame = make([]byte, 8, 8+len(body))
 	binary.BigEndian.PutUint32(frame, uint32(4+len(body)))
 	binary.BigEndian.PutUint32(frame[4:], uint32(corr))
-	return append(frame, body...)
+	return append(frame, body...), own
 }
 
 // capturedVersions makes kafka-go connect, if it has not yet, and returns
@@ -186,17 +195,7 @@ func (c *Client) dialAhead(addr string) {
 			if kc == nil {
 				return
 			}
-			c.mu.Lock()
-			if c.ctx.Err() != nil {
-				c.mu.Unlock()
-				_ = kc.Close()
-				return
-			}
-			if c.warm == nil {
-				c.warm = map[string][]warmConn{}
-			}
-			c.warm[addr] = append(c.warm[addr], warmConn{conn: kc, at: time.Now()})
-			c.mu.Unlock()
+			c.keepWarm(addr, kc)
 		}()
 	}
 }
@@ -231,10 +230,16 @@ func (c *Client) dialWarm(addr string) *kafkaConn {
 	return kc
 }
 
-// takeWarm returns a connection dialled ahead to addr, or nil.
+// takeWarm returns a connection dialled ahead to addr, or nil: first one
+// that carries a first flight's Metadata answer (a bootstrap probe's), for
+// kafka-go's first connection, whose Metadata it answers.
 func (c *Client) takeWarm(addr string) *kafkaConn {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	ws := c.warm[addr]
+	if i := slices.IndexFunc(ws, func(w warmConn) bool { return w.conn.brokersMeta != nil }); i >= 0 && i != len(ws)-1 {
+		ws[i], ws[len(ws)-1] = ws[len(ws)-1], ws[i]
+	}
 	for ws := c.warm[addr]; len(ws) > 0; ws = c.warm[addr] {
 		w := ws[len(ws)-1]
 		c.warm[addr] = ws[:len(ws)-1]
@@ -244,6 +249,20 @@ func (c *Client) takeWarm(addr string) *kafkaConn {
 		_ = w.conn.Close()
 	}
 	return nil
+}
+
+// keepWarm adds kc, a connection that answered already, to addr's.
+func (c *Client) keepWarm(addr string, kc *kafkaConn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctx.Err() != nil {
+		_ = kc.Close()
+		return
+	}
+	if c.warm == nil {
+		c.warm = map[string][]warmConn{}
+	}
+	c.warm[addr] = append(c.warm[addr], warmConn{conn: kc, at: time.Now()})
 }
 
 // closeWarm closes the connections dialled ahead that nothing took.

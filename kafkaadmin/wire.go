@@ -229,10 +229,12 @@ type kafkaConn struct {
 
 func (k *kafkaConn) Write(p []byte) (int, error) {
 	if corr, ok := apiVersionsV0(p); ok && k.cl != nil && len(k.head) == 0 && (k.checked || len(k.req) == 0) {
-		if frame := k.cl.replayAPIVersions(k.addr, corr); frame != nil {
-			// Answered from the address's earlier answer: nothing
-			// is sent, and this answer needs no check.
-			k.head, k.checked = frame, true
+		if frame, own := k.cl.replayAPIVersions(k.addr, corr); frame != nil {
+			// Answered from the address's earlier answer, or another
+			// broker's: nothing is sent. The first answer this
+			// address sends is checked as a first answer is (Read),
+			// unless it answered Kafka before.
+			k.head, k.checked = frame, own
 			return len(p), nil
 		}
 		k.capture = len(k.req) == 0
@@ -270,7 +272,7 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 }
 
 func (k *kafkaConn) Read(p []byte) (int, error) {
-	if !k.checked {
+	if !k.checked && len(k.head) == 0 {
 		if err := k.check(); err != nil {
 			return 0, err
 		}
