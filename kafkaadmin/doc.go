@@ -47,6 +47,20 @@
 // flight (client.go) so that describing thousands of groups never opens
 // thousands of connections.
 //
+// Over a slow network the number of sequential round trips is a
+// command's time, and kafka-go's transport asks ApiVersions, then its own
+// Metadata, before it sends anything else. kcg's connection wrapper
+// shortens that without replacing the transport: it keeps the first
+// ApiVersions answer and answers later connections' from it, writes the
+// first flight (a Metadata of the brokers and the expected groups'
+// FindCoordinator, at versions every supported broker serves) behind
+// kafka-go's first ApiVersions and answers kafka-go's Metadata from it
+// (firstflight.go), writes the FindCoordinator behind kafka-go's Metadata
+// under SASL (piggyback.go), dials connections ahead (warm.go), and sends
+// ListOffsets beside the Metadata that names the leaders on a small
+// cluster (fanout.go). docs/benchmarks.md ("Round trips over a network
+// delay") counts each command's round trips.
+//
 // Connection settings (bootstrap servers, client id, TLS, SASL) come
 // resolved from package connconfig, which reads the flags, the Java
 // client properties file and kcg's own config file; kafkaadmin only
