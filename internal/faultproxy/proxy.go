@@ -401,22 +401,9 @@ func (p *Proxy) responses(c *pipe) {
 			p.fail(fmt.Errorf("response frame of %d bytes", len(frame)))
 			return
 		}
-		corr := int32(binary.BigEndian.Uint32(frame[4:]))
-		c.mu.Lock()
-		info, ok := c.pending[corr]
-		delete(c.pending, corr)
-		c.mu.Unlock()
-		if !ok {
-			p.fail(fmt.Errorf("response with correlation id %d to no request", corr))
+		var info reqInfo
+		if frame, info, err = p.rewritten(c, frame); err != nil {
 			return
-		}
-		if p.rewrite != nil {
-			out, err := rewriteResponse(frame, info, p.rewrite)
-			if err != nil {
-				p.fail(err)
-			} else {
-				frame = out
-			}
 		}
 		f := p.Fault()
 		if !f.applies(info.key) {
@@ -505,7 +492,7 @@ func (p *Proxy) forwardLate(c *pipe, src, dst net.Conn, notBefore time.Time) {
 			return
 		}
 		if src == c.broker {
-			if frame, err = p.rewritten(c, frame); err != nil {
+			if frame, _, err = p.rewritten(c, frame); err != nil {
 				return
 			}
 		}
@@ -537,9 +524,9 @@ func (p *Proxy) noteRequest(c *pipe, frame []byte) bool {
 	return true
 }
 
-// rewritten is a response frame of a Latency connection with the broker
-// addresses rewritten.
-func (p *Proxy) rewritten(c *pipe, frame []byte) ([]byte, error) {
+// rewritten is a response frame with the broker addresses rewritten; an
+// answer to no request is an error (the proxy's, and the connection's).
+func (p *Proxy) rewritten(c *pipe, frame []byte) ([]byte, reqInfo, error) {
 	corr := int32(binary.BigEndian.Uint32(frame[4:]))
 	c.mu.Lock()
 	info, ok := c.pending[corr]
@@ -548,17 +535,17 @@ func (p *Proxy) rewritten(c *pipe, frame []byte) ([]byte, error) {
 	if !ok {
 		err := fmt.Errorf("response with correlation id %d to no request", corr)
 		p.fail(err)
-		return nil, err
+		return nil, info, err
 	}
 	if p.rewrite == nil {
-		return frame, nil
+		return frame, info, nil
 	}
 	out, err := rewriteResponse(frame, info, p.rewrite)
 	if err != nil {
 		p.fail(err)
-		return frame, nil
+		return frame, info, nil
 	}
-	return out, nil
+	return out, info, nil
 }
 
 // writeSlowly writes b at rate bytes per second, in ten slices a second.
