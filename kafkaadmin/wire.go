@@ -7,11 +7,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/twmb/franz-go/pkg/kmsg"
 	"io"
 	"net"
 	"strings"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // maxFirstResponse bounds the size field of the first response on a
@@ -238,7 +239,7 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 			return len(p), nil
 		}
 		k.capture = len(k.req) == 0
-		if extra, ff := k.cl.takeFirstFlight(); k.capture && ff != nil {
+		if extra, ff := k.firstFlight(); ff != nil {
 			// One write, one packet (firstflight.go).
 			k.req = append(k.req, p[:12]...)
 			if _, err := k.Conn.Write(append(append([]byte(nil), p...), extra...)); err != nil {
@@ -269,6 +270,15 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 		}
 	}
 	return k.Conn.Write(p)
+}
+
+// firstFlight is the client's first flight when this connection's first
+// request is the ApiVersions it captures; nil otherwise.
+func (k *kafkaConn) firstFlight() ([]byte, *firstFlight) {
+	if !k.capture {
+		return nil, nil
+	}
+	return k.cl.takeFirstFlight()
 }
 
 func (k *kafkaConn) Read(p []byte) (int, error) {
