@@ -78,8 +78,14 @@ def run_confluent(a):
 
 
 def run_kafka_python(a):
+    import logging
+
     from kafka import KafkaConsumer, OffsetAndMetadata, TopicPartition
 
+    # Its warnings on stderr, which a test that gives up on this member
+    # prints: twice in CI runs (2026-12-06) a kafka-python member never
+    # sent its JoinGroup in 90 s and said nothing.
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="kafka-python %(levelname)s %(name)s: %(message)s")
     kw = dict(
         bootstrap_servers=a.bootstrap,
         group_id=a.group,
@@ -88,6 +94,12 @@ def run_kafka_python(a):
         auto_offset_reset="earliest",
         session_timeout_ms=a.session_ms,
         heartbeat_interval_ms=1000,
+        # kafka-python joins only once its metadata has the subscribed
+        # topic, and refreshes it every 5 minutes by default: a first
+        # answer without it (a broker still settling the topic while
+        # fifteen clients start) would hold the member for longer than
+        # the test waits.
+        metadata_max_age_ms=2000,
     )
     if a.instance_id:
         kw["group_instance_id"] = a.instance_id
