@@ -44,8 +44,10 @@ const maxPiggybackGroups = 8
 
 // ExpectGroups tells c, before its first request, which groups the command
 // is about to read: their coordinators are then asked in the same round
-// trip as kafka-go's first Metadata. Called after c has connected, or a
-// second time, it does nothing.
+// trip as kafka-go's first ApiVersions (the first flight, without SASL) or
+// its first Metadata. Once the coordinators went it does nothing; before
+// that a later call replaces the groups, and after kafka-go's first
+// Metadata they go behind kcg's next Metadata request, if any.
 func (c *Client) ExpectGroups(groups []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
