@@ -22,16 +22,7 @@ func TestRoundTrips(t *testing.T) {
 	const oneWay = 100 * time.Millisecond
 	rtt := 2 * oneWay
 	e, group := privateFake(t)
-	pc, err := faultproxy.New([]string{e.Bootstrap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pc.Close()
-		if errs := pc.Errors(); len(errs) > 0 {
-			t.Errorf("fault proxy errors: %v", errs)
-		}
-	})
+	pc := proxied(t, []string{e.Bootstrap})
 	plan := filepath.Join(t.TempDir(), "plan.yaml")
 	kcg(t, "plan", group, "--all-topics", "--to-earliest", "--out", plan, "--bootstrap-server", pc.Bootstrap()).MustCode(t, 0)
 	if err := pc.SetAll(faultproxy.Fault{Mode: faultproxy.Latency, Delay: oneWay}); err != nil {
@@ -61,16 +52,7 @@ func TestRoundTripsThreeBrokers(t *testing.T) {
 	const oneWay = 100 * time.Millisecond
 	rtt := 2 * oneWay
 	e, group := privateFakeOf(t, 3)
-	pc, err := faultproxy.New(e.Kfake.ListenAddrs())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		pc.Close()
-		if errs := pc.Errors(); len(errs) > 0 {
-			t.Errorf("fault proxy errors: %v", errs)
-		}
-	})
+	pc := proxied(t, e.Kfake.ListenAddrs())
 	if err := pc.SetAll(faultproxy.Fault{Mode: faultproxy.Latency, Delay: oneWay}); err != nil {
 		t.Fatal(err)
 	}
@@ -99,4 +81,21 @@ func checkRoundTrips(t *testing.T, bootstrap string, rtt time.Duration, cases []
 			t.Errorf("%v took %v at a %v round trip: more than its %d sequential round trips (limit %v)", c.args, took.Round(time.Millisecond), rtt, c.trips, limit)
 		}
 	}
+}
+
+// proxied is a fault proxy in front of each of brokers, closed (and its
+// errors reported) when the test ends.
+func proxied(t *testing.T, brokers []string) *faultproxy.Cluster {
+	t.Helper()
+	pc, err := faultproxy.New(brokers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pc.Close()
+		if errs := pc.Errors(); len(errs) > 0 {
+			t.Errorf("fault proxy errors: %v", errs)
+		}
+	})
+	return pc
 }
