@@ -92,15 +92,11 @@ func (c *Client) fanOutTopics(ctx context.Context, tps []TopicPartition, qs []Of
 	if brokers == nil {
 		return nil, nil, false, nil
 	}
-	names := map[string]bool{}
-	for _, tp := range tps {
-		names[tp.Topic] = true
-	}
 	var metaErr error
 	metaDone := make(chan struct{})
 	go func() {
 		defer close(metaDone)
-		meta, metaErr = c.Topics(ctx, slices.Sorted(maps.Keys(names)))
+		meta, metaErr = c.Topics(ctx, topicsOf(tps))
 	}()
 	answers := c.sendFanOut(ctx, vocab.Dedupe(tps), qs, v, brokers)
 	<-metaDone

@@ -336,6 +336,15 @@ func listed(spec int64, p *kmsg.ListOffsetsResponseTopicPartition) ListedOffset 
 	return lo
 }
 
+// topicsOf is the topics of tps, each once, sorted.
+func topicsOf(tps []TopicPartition) []string {
+	names := make(map[string]bool, len(tps))
+	for _, tp := range tps {
+		names[tp.Topic] = true
+	}
+	return slices.Sorted(maps.Keys(names))
+}
+
 // partitionLeaders groups pending by partition leader.
 // Partitions of a topic that does not exist, or that the topic does not
 // have, are in failed; partitions without a leader right now are in
@@ -348,16 +357,7 @@ func (c *Client) partitionLeaders(ctx context.Context, pending []TopicPartition,
 		meta = c.cachedTopics(pending)
 	}
 	if meta == nil {
-		topics := map[string]bool{}
-		for _, tp := range pending {
-			topics[tp.Topic] = true
-		}
-		names := make([]string, 0, len(topics))
-		for t := range topics {
-			names = append(names, t)
-		}
-		slices.Sort(names)
-		if meta, err = c.Topics(ctx, names); err != nil {
+		if meta, err = c.Topics(ctx, topicsOf(pending)); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -465,11 +465,7 @@ func (c *Client) ListOffsetsAll(ctx context.Context, tps []TopicPartition, qs []
 		return got, err
 	}
 	if len(qs) > 1 && c.cachedTopics(tps) == nil {
-		names := map[string]bool{}
-		for _, tp := range tps {
-			names[tp.Topic] = true
-		}
-		if _, err := c.Topics(ctx, slices.Sorted(maps.Keys(names))); err != nil {
+		if _, err := c.Topics(ctx, topicsOf(tps)); err != nil {
 			return nil, err
 		}
 	}
