@@ -240,13 +240,9 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 		}
 		k.capture = len(k.req) == 0
 		if extra, ff := k.firstFlight(); ff != nil {
-			// One write, one packet (firstflight.go).
 			k.req = append(k.req, p[:12]...)
-			if _, err := k.Conn.Write(append(append([]byte(nil), p...), extra...)); err != nil {
-				return 0, err
-			}
 			k.flight = ff
-			return len(p), nil
+			return k.writeWith(p, extra)
 		}
 	}
 	if k.brokersMeta != nil && k.checked && len(k.head) == 0 {
@@ -260,16 +256,21 @@ func (k *kafkaConn) Write(p []byte) (int, error) {
 	}
 	if k.cl != nil && k.checked && len(k.head) == 0 && k.piggy == nil {
 		if extra, pb := k.cl.takePiggyback(p); pb != nil {
-			// One write, one packet: the requests behind kafka-go's
-			// cost no round trip of their own.
-			if _, err := k.Conn.Write(append(append([]byte(nil), p...), extra...)); err != nil {
-				return 0, err
-			}
 			k.piggy = pb
-			return len(p), nil
+			return k.writeWith(p, extra)
 		}
 	}
 	return k.Conn.Write(p)
+}
+
+// writeWith writes kafka-go's frame p with extra, requests of kcg's, right
+// behind it: one write, one packet, so they cost no round trip of their
+// own (firstflight.go, piggyback.go). It reports p's length written.
+func (k *kafkaConn) writeWith(p, extra []byte) (int, error) {
+	if _, err := k.Conn.Write(append(append([]byte(nil), p...), extra...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // firstFlight is the client's first flight when this connection's first
