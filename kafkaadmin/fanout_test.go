@@ -62,6 +62,13 @@ func countFanOut(e *kafkatest.Env, want int64, moved func()) *fanOutCounts {
 // does not exist, and one of the four again (asked once).
 func fanOutFixture(t *testing.T, brokers int) (*kafkatest.Env, string, []kafkaadmin.TopicPartition) {
 	e := kafkatest.FakeBrokers(t, brokers)
+	topic, tps := seedFanOut(t, e)
+	return e, topic, tps
+}
+
+// seedFanOut makes fanOutFixture's topic on e and returns it and the
+// partitions to look up.
+func seedFanOut(t *testing.T, e *kafkatest.Env) (string, []kafkaadmin.TopicPartition) {
 	topic := kafkatest.UniqueName(t, "t")
 	e.CreateTopic(t, topic, 4)
 	for p := range 4 {
@@ -70,7 +77,7 @@ func fanOutFixture(t *testing.T, brokers int) (*kafkatest.Env, string, []kafkaad
 		}
 	}
 	tps := []kafkaadmin.TopicPartition{tp(topic, 0), tp(topic, 1), tp(topic, 2), tp(topic, 3), tp(topic, 9), tp(kafkatest.UniqueName(t, "gone"), 0), tp(topic, 1)}
-	return e, topic, tps
+	return topic, tps
 }
 
 var fanOutPhases = []kafkaadmin.OffsetQuery{
@@ -207,14 +214,7 @@ func TestListOffsetsFanOutLeaderMoved(t *testing.T) {
 // not exist, every phase.
 func TestListOffsetsFanOutBothTiers(t *testing.T) {
 	e := kafkatest.Cluster(t)
-	topic := kafkatest.UniqueName(t, "t")
-	e.CreateTopic(t, topic, 4)
-	for p := range 4 {
-		for range p + 1 {
-			e.Produce(t, topic, p, kafkatest.Record{Value: "v"})
-		}
-	}
-	tps := []kafkaadmin.TopicPartition{tp(topic, 0), tp(topic, 1), tp(topic, 2), tp(topic, 3), tp(topic, 9), tp(kafkatest.UniqueName(t, "gone"), 0), tp(topic, 1)}
+	_, tps := seedFanOut(t, e)
 	cl := newClient(t, e)
 	ctx := ctxFor(t)
 	if _, err := cl.Cluster(ctx); err != nil {
