@@ -42,18 +42,21 @@ type docHead struct {
 func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 	bw := bufio.NewWriterSize(w, streamBufferSize)
 	var buf bytes.Buffer
+	var indented []byte
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	// JSON strings hold no raw line break, so the indentation of a group
-	// at depth two is its encoding with a prefix of two levels.
-	enc.SetIndent("    ", "  ")
-	encode := func(v any) ([]byte, error) {
+	// JSON strings hold no raw line break, so the indentation of a value
+	// at depth two is its encoding with a prefix of two levels, and at
+	// depth one with a prefix of one.
+	encodeAt := func(v any, prefix string) ([]byte, error) {
 		buf.Reset()
 		if err := enc.Encode(v); err != nil {
 			return nil, fmt.Errorf("encoding JSON: %w", err)
 		}
-		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+		indented = appendIndented(indented[:0], bytes.TrimSuffix(buf.Bytes(), []byte("\n")), prefix, "  ")
+		return indented, nil
 	}
+	encode := func(v any) ([]byte, error) { return encodeAt(v, "    ") }
 	bw.WriteString("{\n  \"apiVersion\": ")
 	s, err := encode(l.APIVersion)
 	if err != nil {
@@ -66,16 +69,12 @@ func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 	}
 	bw.Write(s)
 	if len(l.Clusters) > 0 {
-		// at depth one, where encode's prefix is for depth two
-		var cb bytes.Buffer
-		ce := json.NewEncoder(&cb)
-		ce.SetEscapeHTML(false)
-		ce.SetIndent("  ", "  ")
-		if err := ce.Encode(l.Clusters); err != nil {
-			return fmt.Errorf("encoding JSON: %w", err)
+		c, err := encodeAt(l.Clusters, "  ")
+		if err != nil {
+			return err
 		}
 		bw.WriteString(",\n  \"clusters\": ")
-		bw.Write(bytes.TrimSuffix(cb.Bytes(), []byte("\n")))
+		bw.Write(c)
 	}
 	if len(l.Groups) == 0 {
 		bw.WriteString(",\n  \"groups\": []\n}\n")
