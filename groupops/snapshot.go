@@ -57,7 +57,7 @@ func (g Group) OtherProtocol() string {
 // Partitions are every partition the group is assigned or has committed,
 // unsorted and possibly repeated.
 func (g Group) Partitions() []TopicPartition {
-	var tps []TopicPartition
+	tps := make([]TopicPartition, 0, len(g.Offsets)+len(g.Invalid))
 	for tp := range g.Offsets {
 		tps = append(tps, tp)
 	}

@@ -134,12 +134,11 @@ func describeGroup(v groupops.Group, s *groupops.Snapshot, topicFilter func(voca
 	}
 
 	// Offsets: every partition assigned to a member or committed.
-	var keys []vocab.TopicPartition
-	for _, tp := range vocab.SortedPartitions(v.Partitions()) {
-		if topicFilter == nil || topicFilter(tp) {
-			keys = append(keys, tp)
-		}
+	keys := vocab.SortedPartitions(v.Partitions())
+	if topicFilter != nil {
+		keys = slices.DeleteFunc(keys, func(tp vocab.TopicPartition) bool { return !topicFilter(tp) })
 	}
+	g.Offsets = make([]PartitionOffset, 0, len(keys))
 	for _, tp := range keys {
 		po := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition, StreamsTopic: streamsTopicKind(d.Streams, tp.Topic)}
 		b := s.Bounds[tp]
