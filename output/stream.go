@@ -35,6 +35,9 @@ type docHead struct {
 	Clusters []ClusterStatus `json:"clusters,omitempty" yaml:"clusters,omitempty"`
 }
 
+// offsetsPlaceholder is a group's offsets in its encoding without them.
+var offsetsPlaceholder = []byte(`"offsets": []`)
+
 // writeGroupsJSON writes l as writeJSON writes the whole document. Each
 // group is encoded in full before any of it is written, so a group is
 // never written in part; encoding a GroupDescription cannot fail (no maps,
@@ -81,15 +84,30 @@ func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 		return bw.Flush()
 	}
 	bw.WriteString(",\n  \"groups\": [\n")
+	var offs []byte
 	for i := range l.Groups {
-		if s, err = encode(l.Groups[i].normalized()); err != nil {
+		// The group without its offsets, which appendOffsetsJSON writes
+		// in the place of the [] this leaves: the only "offsets" name of
+		// a group, and no string can hold `"offsets": ` (its quotes would
+		// be escaped).
+		g := l.Groups[i]
+		g.Offsets = nil
+		if s, err = encode(g.normalized()); err != nil {
 			return err
 		}
+		at := bytes.Index(s, offsetsPlaceholder)
+		if at < 0 {
+			return fmt.Errorf("encoding JSON: no offsets in the encoding of group %q", g.Group)
+		}
+		at += len(offsetsPlaceholder) - len("[]")
+		offs = appendOffsetsJSON(offs[:0], l.Groups[i].Offsets)
 		if i > 0 {
 			bw.WriteString(",\n")
 		}
 		bw.WriteString("    ")
-		if _, err := bw.Write(s); err != nil {
+		bw.Write(s[:at])
+		bw.Write(offs)
+		if _, err := bw.Write(s[at+len("[]"):]); err != nil {
 			return err
 		}
 	}

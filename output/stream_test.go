@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -52,6 +53,8 @@ var oddStrings = []string{
 	"del\x7f", "\xff\xfeinvalid", "a\xc3", "a<b&c>", "/10.0.0.7", "consumer-1-5f0c0e6e",
 	strings.Repeat("long ", 40), strings.Repeat("x", 200) + "\n" + strings.Repeat("y", 200),
 	"café\n  indented\n\tand tab", "#!/bin/sh\necho hi\n",
+	// the name writeGroupsJSON finds a group's offsets by
+	`"offsets": []`, `x"offsets": []`, `"offsets"`, "offsets",
 }
 
 type docGen struct{ r *rand.Rand }
@@ -306,4 +309,13 @@ func BenchmarkWriteDescribeYAMLWhole(b *testing.B) {
 		_, err := w.Write(buf.Bytes())
 		return err
 	})
+}
+
+// appendOffsetJSON writes PartitionOffset's fields by name: a field added
+// to the type must be added there too (and to docGen, which fills every
+// field for TestStreamIdentical).
+func TestOffsetsJSONFields(t *testing.T) {
+	if n := reflect.TypeFor[PartitionOffset]().NumField(); n != offsetFields {
+		t.Fatalf("PartitionOffset has %d fields, appendOffsetJSON writes %d: add the new one to it (output/offsetsjson.go)", n, offsetFields)
+	}
 }
