@@ -91,18 +91,10 @@ func appendOffsetJSON(dst []byte, o *PartitionOffset) []byte {
 // the number, or null.
 func appendIntField(dst []byte, name string, v *int64) []byte {
 	dst = append(dst, ","+fieldLine...)
-	dst = append(dst, name...)
-	if v == nil {
-		return append(dst, "null"...)
-	}
-	return strconv.AppendInt(dst, *v, 10)
+	return appendJSONIntPtr(append(dst, name...), v)
 }
 
 func appendStringField(dst []byte, name string, v *string) []byte {
 	dst = append(dst, ","+fieldLine...)
-	dst = append(dst, name...)
-	if v == nil {
-		return append(dst, "null"...)
-	}
-	return appendJSONString(dst, *v)
+	return appendJSONStringPtr(append(dst, name...), v)
 }
