@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -77,15 +76,11 @@ func writeJSON(w io.Writer, doc any) error {
 	if g, ok := doc.(groupLister); ok {
 		return writeGroupsJSON(w, g.groupList())
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(prepare(doc)); err != nil {
-		return fmt.Errorf("encoding JSON: %w", err)
+	out, err := newJSONIndenter().encode(prepare(doc), "")
+	if err != nil {
+		return err
 	}
-	// encoding/json's own indentation, faster (appendIndented)
-	out := appendIndented(make([]byte, 0, 2*buf.Len()), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), "", "  ")
-	_, err := w.Write(append(out, '\n'))
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
 

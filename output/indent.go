@@ -1,5 +1,38 @@
 package output
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// jsonIndenter encodes values as writeJSON writes them: encoding/json
+// without HTML escaping, indented by appendIndented with two spaces and a
+// prefix. Its buffers are reused, so what encode returns holds until the
+// next call.
+type jsonIndenter struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	out []byte
+}
+
+func newJSONIndenter() *jsonIndenter {
+	j := &jsonIndenter{}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false)
+	return j
+}
+
+// encode returns v indented, without a trailing line break.
+func (j *jsonIndenter) encode(v any, prefix string) ([]byte, error) {
+	j.buf.Reset()
+	if err := j.enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding JSON: %w", err)
+	}
+	j.out = appendIndented(j.out[:0], bytes.TrimSuffix(j.buf.Bytes(), []byte("\n")), prefix, "  ")
+	return j.out, nil
+}
+
 // appendIndented appends to dst the compact JSON value src indented as
 // encoding/json's Indent(dst, src, prefix, indent) indents it: a line per
 // member and element, prefix and one indent per depth after each line

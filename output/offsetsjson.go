@@ -4,7 +4,7 @@ import "strconv"
 
 // The offsets of a describe document are almost all of its bytes (32,000
 // partitions are 19 MB of JSON), and encoding/json spends most of its time
-// there reflecting over the same twenty fields. appendOffsetsJSON writes a
+// there reflecting over the same nineteen fields. appendOffsetsJSON writes a
 // group's offsets directly, as encoding/json and appendIndented write them
 // at that place: a group at depth two of the document (writeGroupsJSON),
 // its members at depth three, an offset's at depth four. The rest of the

@@ -3,7 +3,6 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -44,22 +43,11 @@ var offsetsPlaceholder = []byte(`"offsets": []`)
 // floats or marshalers), so only w can fail part way.
 func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 	bw := bufio.NewWriterSize(w, streamBufferSize)
-	var buf bytes.Buffer
-	var indented []byte
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
 	// JSON strings hold no raw line break, so the indentation of a value
 	// at depth two is its encoding with a prefix of two levels, and at
 	// depth one with a prefix of one.
-	encodeAt := func(v any, prefix string) ([]byte, error) {
-		buf.Reset()
-		if err := enc.Encode(v); err != nil {
-			return nil, fmt.Errorf("encoding JSON: %w", err)
-		}
-		indented = appendIndented(indented[:0], bytes.TrimSuffix(buf.Bytes(), []byte("\n")), prefix, "  ")
-		return indented, nil
-	}
-	encode := func(v any) ([]byte, error) { return encodeAt(v, "    ") }
+	j := newJSONIndenter()
+	encode := func(v any) ([]byte, error) { return j.encode(v, "    ") }
 	bw.WriteString("{\n  \"apiVersion\": ")
 	s, err := encode(l.APIVersion)
 	if err != nil {
@@ -72,7 +60,7 @@ func writeGroupsJSON(w io.Writer, l GroupDescriptionList) error {
 	}
 	bw.Write(s)
 	if len(l.Clusters) > 0 {
-		c, err := encodeAt(l.Clusters, "  ")
+		c, err := j.encode(l.Clusters, "  ")
 		if err != nil {
 			return err
 		}
